@@ -1,0 +1,1 @@
+"""forest: learn a site's article layout without labels, then extract its pages."""

@@ -1,0 +1,150 @@
+"""Turn page bytes or text into a cleaned lxml tree, whatever the encoding, or raise ParseError."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from lxml import etree, html as lxml_html
+
+from forest.errors import ParseError
+
+# Elements whose content is never visible article text.  They are removed with
+# their content (their tail text is kept: it belongs to the parent).
+INVISIBLE_TAGS = ("script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "math")
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Browsers read these labels as windows-1252 (WHATWG encoding standard), and so do we.
+_CP1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "us-ascii", "ascii", "l1", "cp819"}
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""", re.IGNORECASE)
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+# Bytes that never occur in text, only in binary files (NUL and most C0 controls).
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _codec(label: str | bytes | None) -> str | None:
+    if not label:
+        return None
+    name = label.decode("ascii", "ignore") if isinstance(label, bytes) else label
+    name = name.strip().strip("\"'").lower()
+    if name in _CP1252_ALIASES:
+        return "cp1252"
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def decode(data: bytes, declared: str | None = None, *, source: str | None = None) -> str:
+    """Decode page bytes: BOM, then the declared (HTTP) charset, then the page's own
+    ``<meta charset>`` or XML declaration, then strict UTF-8, then windows-1252.
+
+    :raises ParseError: for empty or binary input.
+    """
+    if not data.strip():
+        raise ParseError("empty page", source=source)
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, errors="replace")
+    head = data[:4096]
+    if len(_BINARY_BYTES.findall(head)) > 8:
+        raise ParseError("binary data, not an HTML page", source=source)
+    candidates = [_codec(declared)]
+    for pattern in (_XML_ENCODING, _META_CHARSET):
+        match = pattern.search(head)
+        candidates.append(_codec(match.group(1)) if match else None)
+    for name in candidates:
+        # A page that declares UTF-16 but has no BOM is almost always lying:
+        # the declaration was copied from a template and the bytes are ASCII-based.
+        if name and not name.startswith("utf-16") and not name.startswith("utf-32"):
+            try:
+                return data.decode(name)
+            except UnicodeDecodeError:
+                continue
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def parse_html(
+    data: bytes | str,
+    *,
+    declared_charset: str | None = None,
+    max_bytes: int = 10_000_000,
+    source: str | None = None,
+) -> lxml_html.HtmlElement:
+    """Parse a page into an lxml tree with comments and invisible elements removed.
+
+    :param data: raw bytes (decoded with :func:`decode`) or already decoded text.
+    :param declared_charset: the charset from the HTTP ``Content-Type`` header, if any.
+    :param max_bytes: larger pages are refused rather than parsed.
+    :param source: a file name or URL, used in error messages.
+    :raises ParseError: empty, binary, too large or body-less input.
+    """
+    size = len(data)
+    if size > max_bytes:
+        raise ParseError(
+            f"page is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (Settings.max_page_bytes)",
+            source=source,
+        )
+    text = decode(data, declared_charset, source=source) if isinstance(data, bytes) else data
+    if not text.strip():
+        raise ParseError("empty page", source=source)
+    if "\x00" in text[:4096]:
+        raise ParseError("binary data, not an HTML page", source=source)
+    # lxml refuses str input that carries an XML encoding declaration.
+    text = _XML_DECLARATION.sub("", text, count=1)
+    try:
+        root = lxml_html.document_fromstring(text, parser=_parser())
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
+    body = root.find("body")
+    if body is None:
+        raise ParseError("page has no <body>", source=source)
+    etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
+    return root
+
+
+def _parser() -> etree.HTMLParser:
+    # A fresh parser per call: lxml parsers are not thread-safe, and creating one costs ~2 us.
+    return etree.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+
+
+def page_title(root: lxml_html.HtmlElement) -> str:
+    """The page's ``<title>``, or ``og:title``, whitespace-normalized ('' if none)."""
+    for value in (root.findtext("head/title"), _meta(root, "og:title")):
+        if value and value.strip():
+            return " ".join(value.split())
+    return ""
+
+
+def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
+    for meta in root.iterfind("head/meta"):
+        if meta.get("property") == name or meta.get("name") == name:
+            return meta.get("content")
+    return None
+
+
+def meta_content(root: lxml_html.HtmlElement, *names: str) -> str:
+    """The content of the first ``<meta name|property=...>`` among ``names`` ('' if none)."""
+    for name in names:
+        value = _meta(root, name)
+        if value and value.strip():
+            return " ".join(value.split())
+    return ""
+
+
+def canonical_url(root: lxml_html.HtmlElement) -> str | None:
+    """The page's own URL from ``<link rel=canonical>`` or ``og:url``, if it states one."""
+    for link in root.iterfind("head/link"):
+        if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
+            return link.get("href")
+    return meta_content(root, "og:url") or None

@@ -1,0 +1,43 @@
+"""A Unicode word tokenizer shared by keyword selection, node scoring and evaluation."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+")
+# Scripts written without spaces between words: each character is a term, the
+# language-agnostic fallback that needs no dictionary (Han, Hiragana, Katakana, Thai).
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word terms of ``text``; punctuation and numbers-only tokens are dropped.
+
+    >>> tokenize("Café au lait, 2 x 30 ml: 東京!")
+    ['café', 'au', 'lait', 'x', 'ml', '東', '京']
+    """
+    terms: list[str] = []
+    for token in _WORD.findall(text.lower()):
+        if token.isdigit():
+            continue
+        if not token.isascii() and _UNSPACED.search(token):
+            terms.extend(_split_unspaced(token))
+        else:
+            terms.append(token)
+    return terms
+
+
+def _split_unspaced(token: str) -> list[str]:
+    parts: list[str] = []
+    run = ""
+    for char in token:
+        if _UNSPACED.match(char):
+            if run:
+                parts.append(run)
+                run = ""
+            parts.append(char)
+        else:
+            run += char
+    if run and not run.isdigit():
+        parts.append(run)
+    return parts

@@ -1,0 +1,1 @@
+"""FOREST node scoring, structural patterns and ranking."""

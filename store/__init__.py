@@ -1,0 +1,1 @@
+"""SQLite storage of site wrappers, with history."""
