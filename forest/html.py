@@ -25,6 +25,8 @@ _CP1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "us-ascii", "
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+_UNCLOSED_TITLE = re.compile(r"<title[^>]*>(?![^<]*</title)", re.IGNORECASE)
+_TITLE_TAG = re.compile(r"</?title[^>]*>", re.IGNORECASE)
 # Bytes that never occur in text, only in binary files (NUL and most C0 controls).
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
@@ -102,15 +104,21 @@ def parse_html(
         raise ParseError("binary data, not an HTML page", source=source)
     # lxml refuses str input that carries an XML encoding declaration.
     text = _XML_DECLARATION.sub("", text, count=1)
-    try:
-        root = lxml_html.document_fromstring(text, parser=_parser())
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
-    body = root.find("body")
-    if body is None:
+    root = _parse(text, source)
+    if root.find("body") is None and _UNCLOSED_TITLE.search(text):
+        # An unclosed <title> swallows the whole page as title text; read it without the tag.
+        root = _parse(_TITLE_TAG.sub("", text), source)
+    if root.find("body") is None:
         raise ParseError("page has no <body>", source=source)
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     return root
+
+
+def _parse(text: str, source: str | None) -> lxml_html.HtmlElement:
+    try:
+        return lxml_html.document_fromstring(text, parser=_parser())
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
 
 
 def _parser() -> etree.HTMLParser:
@@ -148,3 +156,17 @@ def canonical_url(root: lxml_html.HtmlElement) -> str | None:
         if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
             return link.get("href")
     return meta_content(root, "og:url") or None
+
+
+def drop_element(element: etree._Element) -> None:
+    """Remove ``element`` and its subtree, keeping its tail text (which belongs to the parent)."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)

@@ -1,0 +1,120 @@
+"""Extract an article from one page with a site's Wrapper (or, failing that, from the page alone)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from lxml import etree
+
+from forest.config import Settings
+from forest.html import drop_element, meta_content, page_title, parse_html
+from forest.model import Article
+from forest.wrapper import Wrapper, block_digest
+from keywords.meta import metadata_keywords
+from keywords.model import Metadata
+from keywords.tfidf import tfidf_keywords
+from patterns.dom import index_page
+from patterns.ranking import candidate_nodes, region_score, score_page
+from patterns.text import Block, text_blocks
+
+# A match with fewer words than this share of the pattern's median region on the
+# sample pages is taken for a wrong match (a teaser, an empty shell of another template).
+MIN_REGION_SHARE = 0.1
+
+
+def extract(
+    wrapper: Wrapper | None,
+    data: bytes | str,
+    *,
+    url: str | None = None,
+    settings: Settings | None = None,
+    declared_charset: str | None = None,
+) -> Article:
+    """Extract the article of ``data``, a page of ``wrapper.site``.
+
+    The wrapper's patterns are tried in order; the first whose region is plausible
+    wins (``method="wrapper"``).  When none is, FOREST scores the page alone, with the
+    page's own title and description as keywords (``method="page"``).
+
+    :raises ParseError: when ``data`` is not a readable HTML page.
+    """
+    settings = settings or Settings()
+    root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+    title = page_title(root)
+    site = wrapper.site if wrapper else None
+    if wrapper is not None:
+        if any("@dfs" in p.xpath for p in wrapper.patterns):
+            _number_elements(root.find("body"))
+        for xpath in wrapper.exclusions:
+            for element in root.xpath(xpath):
+                drop_element(element)
+        for rank, pattern in enumerate(wrapper.patterns):
+            nodes = _outermost(root.xpath(pattern.xpath))
+            if not nodes:
+                continue
+            blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
+            words = sum(len(b.text.split()) for b in blocks)
+            if words and words >= MIN_REGION_SHARE * pattern.terms:
+                confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
+                return _article(url, site, title, blocks, nodes, pattern.xpath, "wrapper", confidence)
+    nodes = _best_single_page_region(root, settings)
+    if not nodes:
+        return Article(url, site, title, "", "", None, "none", 0.0)
+    notes = ("no wrapper pattern matched this page",) if wrapper else ()
+    return _article(url, site, title, text_blocks(nodes), nodes, None, "page", 0.3, notes)
+
+
+def _article(
+    url: str | None,
+    site: str | None,
+    title: str,
+    blocks: Sequence[Block],
+    nodes: Sequence[etree._Element],
+    xpath: str | None,
+    method: str,
+    confidence: float,
+    notes: tuple[str, ...] = (),
+) -> Article:
+    html = "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
+    text = "\n".join(b.text for b in blocks)
+    return Article(url, site, title, text, html, xpath, method, round(confidence, 3), notes=notes)
+
+
+def _clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
+    if not template:
+        return list(blocks)
+    return [b for b in blocks if block_digest(b.text) not in template]
+
+
+def _outermost(nodes: object) -> list[etree._Element]:
+    if not isinstance(nodes, list):
+        return []
+    elements = [n for n in nodes if isinstance(n, etree._Element)]
+    chosen = set(elements)
+    return [n for n in elements if not any(a in chosen for a in n.iterancestors())]
+
+
+def _number_elements(body: etree._Element | None) -> None:
+    # The paper's @dfs positions, in the same depth-first order as patterns.dom.index_page.
+    if body is not None:
+        for i, element in enumerate(body.iter(etree.Element)):
+            element.set("dfs", str(i))
+
+
+def _best_single_page_region(root: etree._Element, settings: Settings) -> list[etree._Element]:
+    """FOREST on one page: the node with the highest J x U for the page's own keywords."""
+    body = root.find("body")
+    if body is None:
+        return []
+    index = index_page(body, with_keys=False)
+    meta = Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
+    keywords = metadata_keywords(meta, k=settings.n_keywords, source="meta")
+    page = score_page(index, keywords)
+    if page.total_x == 0:
+        text = " ".join(t for terms in index.terms for t in terms)
+        page = score_page(index, tfidf_keywords([text], k=settings.n_keywords)[0])
+    candidates = candidate_nodes(page)
+    if not candidates:
+        return []
+    best = max(candidates, key=lambda i: (region_score(page, [i]), -i))
+    return [index.elements[best]]

@@ -1,0 +1,171 @@
+"""A scored view of one page's DOM: elements in depth-first order with their terms and pattern keys."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from lxml import etree
+
+from keywords.tokenize import tokenize
+
+# Attributes that name a node's role in the template.  Everything else (style,
+# href, data-* ids, event handlers) varies per page or says nothing about layout.
+IDENTIFYING_ATTRIBUTES = ("id", "class", "itemprop", "role")
+# How far up a node without attributes looks for an ancestor that has some; the
+# prototype's `//div[@id='story']/p` descriptions came from this distance or less.
+ANCHOR_DISTANCE = 3
+
+
+@dataclass(slots=True)
+class PageIndex:
+    """Everything pattern ranking needs to know about one page, computed once.
+
+    Element ``i`` is the i-th element of ``body`` in document (depth-first) order;
+    its subtree is the index range ``[i, end[i]]``.
+    """
+
+    elements: list[etree._Element]
+    parent: list[int]
+    end: list[int]
+    depth: list[int]
+    terms: list[list[str]]  # each element's own terms: its text and its children's tails
+    keys: dict[str, list[int]] = field(default_factory=dict)  # pattern XPath -> matching elements
+
+    @property
+    def n_terms(self) -> list[int]:
+        return [len(t) for t in self.terms]
+
+    def subtree_sums(self, own: list[int]) -> list[int]:
+        """Per-element totals of ``own`` over each element's whole subtree."""
+        sums = list(own)
+        parent = self.parent
+        for i in range(len(sums) - 1, 0, -1):
+            sums[parent[i]] += sums[i]
+        return sums
+
+    def keyword_counts(self, keywords: frozenset[str]) -> list[int]:
+        """Occurrences of ``keywords`` among each element's own terms."""
+        return [sum(1 for t in terms if t in keywords) if terms else 0 for terms in self.terms]
+
+    def outermost(self, matches: Iterable[int]) -> list[int]:
+        """The matches that are not inside another match, in document order."""
+        kept: list[int] = []
+        last_end = -1
+        for i in sorted(matches):
+            if i > last_end:
+                kept.append(i)
+                last_end = self.end[i]
+        return kept
+
+
+def index_page(body: etree._Element, *, with_keys: bool = True, paths: bool = False) -> PageIndex:
+    """Walk ``body`` once: depth-first order, parents, subtree ranges, own terms, pattern keys.
+
+    :param paths: describe nodes by their root-to-node tag path (the ABSPATHS ablation)
+        instead of by tag, identifying attributes and anchored paths.
+    """
+    elements: list[etree._Element] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    stack: list[tuple[etree._Element, int, int]] = [(body, -1, 2)]  # body sits under html (level 1)
+    while stack:
+        element, up, level = stack.pop()
+        index = len(elements)
+        elements.append(element)
+        parent.append(up)
+        depth.append(level)
+        children = [c for c in element if isinstance(c.tag, str)]
+        for child in reversed(children):
+            stack.append((child, index, level + 1))
+    terms: list[list[str]] = [[] for _ in elements]
+    for i, element in enumerate(elements):
+        if element.text:
+            terms[i].extend(tokenize(element.text))
+        if i and element.tail:
+            terms[parent[i]].extend(tokenize(element.tail))
+    end = list(range(len(elements)))
+    for i in range(len(elements) - 1, 0, -1):
+        if end[i] > end[parent[i]]:
+            end[parent[i]] = end[i]
+    index = PageIndex(elements, parent, end, depth, terms)
+    if with_keys:
+        describe = _path_keys if paths else _structural_keys
+        keys: dict[str, list[int]] = {}
+        for i, key in describe(index):
+            keys.setdefault(key, []).append(i)
+        index.keys = keys
+    return index
+
+
+def xpath_literal(value: str) -> str | None:
+    """``value`` quoted for XPath 1.0, or None when it holds both kinds of quote."""
+    if "'" not in value:
+        return f"'{value}'"
+    if '"' not in value:
+        return f'"{value}"'
+    return None
+
+
+def element_steps(element: etree._Element) -> list[str]:
+    """XPath steps that select ``element`` by its tag and each identifying attribute."""
+    tag = element.tag
+    steps: list[str] = []
+    for name in IDENTIFYING_ATTRIBUTES:
+        value = element.get(name)
+        if not value or not value.strip() or len(value) > 120:
+            continue
+        literal = xpath_literal(value)
+        if literal is None:
+            continue
+        steps.append(f"{tag}[@{name}={literal}]")
+        if name == "class":
+            tokens = value.split()
+            if len(tokens) > 1:
+                steps.extend(
+                    f"{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {token} ')]"
+                    for token in dict.fromkeys(tokens)
+                    if "'" not in token
+                )
+    return steps
+
+
+def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
+    elements, parent = index.elements, index.parent
+    anchor_steps: list[list[str]] = []
+    for i, element in enumerate(elements):
+        tag = element.tag
+        own = [s for s in element_steps(element) if "contains(" not in s]
+        anchor_steps.append(own)
+        yield i, f"//{tag}"
+        for step in element_steps(element):
+            yield i, f"//{step}"
+        # Anchored paths: //div[@id='story']/div/p for every attributed ancestor close by.
+        path = tag
+        up = parent[i]
+        for _ in range(ANCHOR_DISTANCE):
+            if up < 0:
+                break
+            for step in anchor_steps[up]:
+                yield i, f"//{step}/{path}"
+            path = f"{elements[up].tag}/{path}"
+            up = parent[up]
+
+
+def _path_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
+    paths: list[str] = []
+    for i, element in enumerate(index.elements):
+        up = index.parent[i]
+        path = f"{paths[up]}/{element.tag}" if up >= 0 else f"/html/{element.tag}"
+        paths.append(path)
+        yield i, path
+
+
+def term_counts(index: PageIndex, nodes: Iterable[int]) -> Counter[str]:
+    """All terms inside the subtrees of ``nodes`` (which must not nest)."""
+    counts: Counter[str] = Counter()
+    for node in nodes:
+        for i in range(node, index.end[node] + 1):
+            counts.update(index.terms[i])
+    return counts

@@ -1,0 +1,194 @@
+"""Rank structural patterns across a site's sample pages.
+
+Two rankings are implemented:
+
+``rank`` (forest's default)
+    Every candidate pattern (the descriptions of every significant leaf and of its
+    ancestors, see :mod:`patterns.dom`) is evaluated on *every* sample page: the
+    pattern's region on a page is the union of its outermost matches, and the
+    region's informativeness I = J x U is computed from the region's own keyword
+    and term counts.  R is the sum of I over the sample pages.  Because I rewards
+    both keyword density (J) and keyword mass (U), the winning region is the
+    smallest one that still holds most of the article, and a pattern that matches
+    boilerplate too (every ``a``, every ``td``) is paid for its dilution.
+
+``rank_paper`` (the literal reading of the paper)
+    Each candidate node is described by its tag and identifying attributes, the
+    descriptions are merged across pages with their ``dfs`` positions kept as a
+    disjunction, and ``R = sum_k I(sp, d_k) x level(sp) x nbOcc(sp)``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Sequence
+
+from keywords.model import Keywords
+from patterns.dom import IDENTIFYING_ATTRIBUTES, PageIndex, xpath_literal
+from patterns.model import Pattern
+from patterns.scoring import informativeness
+
+
+@dataclass(slots=True)
+class ScoredPage:
+    """A page index with the per-subtree keyword statistics of one keyword set."""
+
+    index: PageIndex
+    x: list[int]  # keyword occurrences in each element's subtree
+    n: list[int]  # terms in each element's subtree
+    w: list[float]  # summed keyword weights in each element's subtree (FOREST_Cov)
+    own_x: list[int]
+
+    @property
+    def total_x(self) -> int:
+        return self.x[0]
+
+    @property
+    def total_y(self) -> int:
+        return self.n[0] - self.x[0]
+
+
+def score_page(index: PageIndex, keywords: Keywords) -> ScoredPage:
+    """Count ``keywords`` in every subtree of ``index``."""
+    weights = dict(zip(keywords.terms, keywords.weights))
+    own_x = index.keyword_counts(frozenset(weights))
+    own_w = [sum(weights.get(t, 0.0) for t in terms) if x else 0.0 for terms, x in zip(index.terms, own_x)]
+    w = list(own_w)
+    for i in range(len(w) - 1, 0, -1):
+        w[index.parent[i]] += w[i]
+    return ScoredPage(index, index.subtree_sums(own_x), index.subtree_sums(index.n_terms), w, own_x)
+
+
+def region_score(page: ScoredPage, nodes: Sequence[int], scoring: str = "jxu") -> float:
+    """The score of the region made of ``nodes`` (outermost, non-nesting) on ``page``.
+
+    ``jxu`` is FOREST's I = J x U.  ``cov`` is FOREST_Cov: the share of the page's
+    tf-idf keyword weight that the region holds, times the region's keyword density.
+    """
+    x = sum(page.x[i] for i in nodes)
+    n = sum(page.n[i] for i in nodes)
+    if scoring == "jxu":
+        return informativeness(x, n - x, page.total_x, page.total_y)
+    if scoring == "cov":
+        total_w = page.w[0]
+        return (sum(page.w[i] for i in nodes) / total_w) * (x / n) if total_w and n else 0.0
+    raise ValueError(f"unknown scoring {scoring!r}; use 'jxu' or 'cov'")
+
+
+def candidate_nodes(page: ScoredPage, mode: str = "ancestors") -> set[int]:
+    """Significant leaves (elements whose own text holds a keyword), plus their ancestors
+    unless ``mode`` is ``"leaves"`` or ``"paths"`` (the ABSELEMS and ABSPATHS ablations)."""
+    leaves = {i for i, x in enumerate(page.own_x) if x}
+    if mode in ("leaves", "paths"):
+        return leaves
+    if mode != "ancestors":
+        raise ValueError(f"unknown candidates {mode!r}; use 'ancestors', 'leaves' or 'paths'")
+    nodes = set(leaves)
+    parent = page.index.parent
+    for leaf in leaves:
+        up = parent[leaf]
+        while up >= 0 and up not in nodes:
+            nodes.add(up)
+            up = parent[up]
+    return nodes
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A pattern with what ranking learned about it on each sample page."""
+
+    pattern: Pattern
+    page_scores: tuple[float, ...]  # the pattern's region score on each sample page
+    page_terms: tuple[int, ...]  # terms in the pattern's region on each sample page
+
+
+def evaluate(pages: Sequence[ScoredPage], xpath: str, scoring: str = "jxu") -> Ranked:
+    """Score one pattern on every sample page (its region: the outermost matches)."""
+    scores: list[float] = []
+    terms: list[int] = []
+    levels: list[int] = []
+    for page in pages:
+        nodes = page.index.outermost(page.index.keys.get(xpath, ()))
+        scores.append(region_score(page, nodes, scoring) if nodes else 0.0)
+        terms.append(sum(page.n[i] for i in nodes))
+        levels.extend(page.index.depth[i] for i in nodes)
+    support = sum(1 for t in terms if t)
+    pattern = Pattern(
+        xpath=xpath,
+        score=sum(scores),
+        support=support,
+        level=statistics.fmean(levels) if levels else 0.0,
+        terms=int(statistics.median([t for t in terms if t])) if support else 0,
+    )
+    return Ranked(pattern, tuple(scores), tuple(terms))
+
+
+def rank(
+    pages: Sequence[ScoredPage],
+    *,
+    scoring: str = "jxu",
+    candidates: str = "ancestors",
+    only: Sequence[int] | None = None,
+) -> list[Ranked]:
+    """All candidate patterns of ``pages``, best first, by R = sum over pages of region score.
+
+    :param only: indexes of the pages whose candidate nodes propose patterns (all by
+        default); every pattern is still scored on all ``pages``.
+    """
+    proposers = range(len(pages)) if only is None else only
+    keys: set[str] = set()
+    for k in proposers:
+        page = pages[k]
+        wanted = candidate_nodes(page, candidates)
+        keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
+    ranked = [evaluate(pages, key, scoring) for key in keys]
+    # Ties (the same region on every page) go to the pattern with fewer matches per
+    # page, then to the shorter description: both generalize better to unseen pages.
+    ranked.sort(key=lambda r: (-round(r.pattern.score, 9), _matches(pages, r.pattern.xpath), len(r.pattern.xpath)))
+    return ranked
+
+
+def _matches(pages: Sequence[ScoredPage], xpath: str) -> int:
+    return sum(len(page.index.keys.get(xpath, ())) for page in pages)
+
+
+def rank_paper(pages: Sequence[ScoredPage], *, candidates: str = "ancestors") -> list[Pattern]:
+    """The paper's ranking, read literally: R(sp) = sum_k I(sp, d_k) x level(sp) x nbOcc(sp).
+
+    A node is described by its tag and identifying attributes; the descriptions of
+    all sample pages are merged, keeping the nodes' depth-first positions as a
+    disjunction unless the description alone selects one node on every page.
+    """
+    merged: dict[str, dict[int, list[tuple[int, float]]]] = {}
+    for k, page in enumerate(pages):
+        index = page.index
+        for i in candidate_nodes(page, candidates):
+            score = region_score(page, [i])
+            merged.setdefault(_plain_step(index.elements[i]), {}).setdefault(k, []).append((i, score))
+    patterns: list[Pattern] = []
+    for step, per_page in merged.items():
+        unique = all(
+            len(pages[k].index.keys.get(f"//{step}", ())) == 1 for k in per_page
+        ) if "[" in step else False
+        positions = sorted({i for found in per_page.values() for i, _ in found})
+        xpath = f"//{step}" if unique else f"//{step}[{' or '.join(f'@dfs={i}' for i in positions)}]"
+        levels = [pages[k].index.depth[i] for k, found in per_page.items() for i, _ in found]
+        level = statistics.fmean(levels)
+        total = sum(score for found in per_page.values() for _, score in found)
+        n_occ = len(per_page)
+        terms = [sum(pages[k].n[i] for i, _ in found) for k, found in per_page.items()]
+        patterns.append(Pattern(xpath, total * level * n_occ, n_occ, level, int(statistics.median(terms))))
+    patterns.sort(key=lambda p: -p.score)
+    return patterns
+
+
+def _plain_step(element: object) -> str:
+    tag = element.tag  # type: ignore[attr-defined]
+    tests = []
+    for name in IDENTIFYING_ATTRIBUTES:
+        value = element.get(name)  # type: ignore[attr-defined]
+        literal = xpath_literal(value) if value else None
+        if literal:
+            tests.append(f"@{name}={literal}")
+    return f"{tag}[{' and '.join(tests)}]" if tests else tag

@@ -1,0 +1,123 @@
+"""Refine a chosen region: find the sub-patterns whose removal makes the region more informative."""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import Sequence
+
+from patterns.ranking import ScoredPage
+from patterns.scoring import informativeness
+
+# Removing a sub-pattern must raise the summed I of the sample regions by at least
+# this share, so that noise-level gains do not carve up the article.
+MIN_GAIN = 0.01
+MAX_EXCLUSIONS = 6
+
+
+def boilerplate_subpatterns(
+    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], *, max_exclusions: int = MAX_EXCLUSIONS
+) -> list[str]:
+    """Sub-patterns to cut out of the region, chosen greedily by the gain in I they bring.
+
+    The region's informativeness I = J x U improves when a part whose keyword density
+    is below about half of the rest's is removed: comment threads, "related" lists,
+    share bars.  Every candidate is a pattern of the page index that matches inside
+    the region; its gain is summed over all sample pages, so a part is only cut when
+    it is boilerplate on the site as a whole, not on one page.
+    """
+    excluded: list[list[bool]] = [[False] * len(p.n) for p in pages]
+    chosen: list[str] = []
+    inside = [_inside(page, region) for page, region in zip(pages, regions)]
+    for _ in range(max_exclusions):
+        sums = [_prefix_sums(page, mask) for page, mask in zip(pages, excluded)]
+        base = [_region_total(page, region, s) for page, region, s in zip(pages, regions, sums)]
+        base_score = sum(informativeness(x, n - x, p.total_x, p.total_y) for p, (x, n) in zip(pages, base))
+        if base_score <= 0:
+            break
+        best_gain, best_key = 0.0, None
+        keys = {key for page, ins in zip(pages, inside) for key, nodes in page.index.keys.items() if any(ins[i] for i in nodes)}
+        for key in keys:
+            gain = 0.0
+            for page, ins, s, (x, n) in zip(pages, inside, sums, base):
+                nodes = page.index.outermost(i for i in page.index.keys.get(key, ()) if ins[i])
+                if not nodes:
+                    continue
+                cut_x = sum(s[0][page.index.end[i] + 1] - s[0][i] for i in nodes)
+                cut_n = sum(s[1][page.index.end[i] + 1] - s[1][i] for i in nodes)
+                gain += informativeness(x - cut_x, n - x - cut_n + cut_x, page.total_x, page.total_y)
+                gain -= informativeness(x, n - x, page.total_x, page.total_y)
+            if gain > best_gain:
+                best_gain, best_key = gain, key
+        if best_key is None or best_gain < MIN_GAIN * base_score:
+            break
+        chosen.append(best_key)
+        for page, ins, mask in zip(pages, inside, excluded):
+            for i in page.index.keys.get(best_key, ()):
+                if ins[i]:
+                    for j in range(i, page.index.end[i] + 1):
+                        mask[j] = True
+    return chosen
+
+
+def _inside(page: ScoredPage, region: Sequence[int]) -> list[bool]:
+    """Elements strictly inside the region's nodes (a region is never cut out whole)."""
+    mask = [False] * len(page.n)
+    for node in region:
+        for j in range(node + 1, page.index.end[node] + 1):
+            mask[j] = True
+    return mask
+
+
+def _prefix_sums(page: ScoredPage, excluded: Sequence[bool]) -> tuple[list[int], list[int]]:
+    own_n = page.index.n_terms
+    xs = [0 if e else x for x, e in zip(page.own_x, excluded)]
+    ns = [0 if e else n for n, e in zip(own_n, excluded)]
+    return [0, *accumulate(xs)], [0, *accumulate(ns)]
+
+
+def _region_total(page: ScoredPage, region: Sequence[int], sums: tuple[list[int], list[int]]) -> tuple[int, int]:
+    x = sum(sums[0][page.index.end[i] + 1] - sums[0][i] for i in region)
+    n = sum(sums[1][page.index.end[i] + 1] - sums[1][i] for i in region)
+    return x, n
+
+
+# A core must hold at least this share of the region's keywords on the sample pages.
+MIN_CORE_SHARE = 0.3
+
+
+def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> str | None:
+    """The attributed element that holds most of the region's keywords on every sample page.
+
+    A pattern such as ``//div[@id='content']`` can match on pages of another template
+    of the same site, where it selects something else entirely.  Requiring the region
+    to contain its learned core (``//div[@id='content'][.//div[@class='entry']]``)
+    makes such a match fail, so that an alternate pattern, or the single-page
+    fallback, handles the page instead of extracting the wrong region.
+    """
+    totals: dict[str, int] = {}
+    for page, region in zip(pages, regions):
+        region_x = sum(page.x[i] for i in region)
+        if not region_x:
+            return None
+        inside = _inside(page, region)
+        present: dict[str, int] = {}
+        for key, nodes in page.index.keys.items():
+            # Single-step keys only: `.//step` means the same inside the region as `//step` on the page.
+            if "[" not in key or "/" in key[2:].split("[", 1)[0] or "]/" in key:
+                continue
+            found = page.index.outermost(i for i in nodes if inside[i])
+            if found:
+                present[key] = sum(page.x[i] for i in found)
+        for key in list(totals):
+            if key not in present:
+                del totals[key]
+        if not totals and page is pages[0]:
+            totals = dict(present)
+        else:
+            for key in totals:
+                totals[key] += present[key]
+    if not totals:
+        return None
+    all_x = sum(page.x[i] for page, region in zip(pages, regions) for i in region)
+    key, x = max(totals.items(), key=lambda item: (item[1], -len(item[0])))
+    return f".{key}" if x >= MIN_CORE_SHARE * all_x else None
