@@ -209,7 +209,7 @@ class WrapperStore:
         except ValueError as exc:
             raise self._error(
                 f"wrapper for {site!r} v{version} is corrupt ({exc}); "
-                f"run `forest wrappers delete {site}` and learn the site again"
+                f"run `forest forget {site}` and learn the site again"
             ) from exc
         if wrapper["schema_version"] > SUPPORTED_SCHEMA:
             raise self._error(
