@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _WORD = re.compile(r"[^\W_]+")
 # Scripts written without spaces between words: each character is a term, the
 # language-agnostic fallback that needs no dictionary (Han, Hiragana, Katakana, Thai).
-_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+UNSPACED_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def tokenize(text: str) -> list[str]:
@@ -17,10 +18,11 @@ def tokenize(text: str) -> list[str]:
     ['café', 'au', 'lait', 'x', 'ml', '東', '京']
     """
     terms: list[str] = []
-    for token in _WORD.findall(text.lower()):
-        if token.isdigit():
+    # NFC first: an accent stored as a combining character would otherwise split the word.
+    for token in _WORD.findall(unicodedata.normalize("NFC", text).lower()):
+        if token.isnumeric():
             continue
-        if not token.isascii() and _UNSPACED.search(token):
+        if not token.isascii() and UNSPACED_SCRIPT.search(token):
             terms.extend(_split_unspaced(token))
         else:
             terms.append(token)
@@ -31,13 +33,13 @@ def _split_unspaced(token: str) -> list[str]:
     parts: list[str] = []
     run = ""
     for char in token:
-        if _UNSPACED.match(char):
-            if run:
+        if UNSPACED_SCRIPT.match(char):
+            if run and not run.isnumeric():
                 parts.append(run)
                 run = ""
             parts.append(char)
         else:
             run += char
-    if run and not run.isdigit():
+    if run and not run.isnumeric():
         parts.append(run)
     return parts

@@ -1,0 +1,153 @@
+"""Unit tests for keywords.tfidf: hand-built site samples with known keywords."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from keywords.model import Keywords
+from keywords.stopwords import ALL_STOPWORDS
+from keywords.tfidf import tfidf_keywords
+
+TEMPLATE = "Home News Sport Contact Subscribe Privacy Copyright"
+ARTICLES = [
+    "Glaciers retreat glaciers melt glaciers shrink as summers warm in the Alps.",
+    "The orchestra rehearsed the symphony; the orchestra played the symphony twice.",
+    "Volcano erupts near village; volcano ash covers roads and farms.",
+    "Bakery wins prize for sourdough bread baked with rye flour.",
+]
+
+
+def _sample() -> list[str]:
+    return [f"{TEMPLATE} {article} {TEMPLATE}" for article in ARTICLES]
+
+
+def test_one_result_per_text_in_order() -> None:
+    results = tfidf_keywords(_sample(), k=5)
+    assert len(results) == len(ARTICLES)
+    assert all(isinstance(r, Keywords) and r.source == "tfidf" for r in results)
+    assert results[2].terms[0] == "volcano"
+
+
+def test_template_words_never_selected() -> None:
+    template = {"home", "news", "sport", "contact", "subscribe", "privacy", "copyright"}
+    for result in tfidf_keywords(_sample(), k=50):
+        assert not template & set(result.terms)
+
+
+def test_unique_frequent_word_comes_first() -> None:
+    results = tfidf_keywords(_sample(), k=3)
+    assert [r.terms[0] for r in results] == ["glaciers", "orchestra", "volcano", "bakery"]
+
+
+def test_stopwords_removed() -> None:
+    for result in tfidf_keywords(_sample(), k=50):
+        assert not ALL_STOPWORDS & set(result.terms)
+
+
+@pytest.mark.parametrize("k", [1, 2, 5], ids=["k1", "k2", "k5"])
+def test_k_respected(k: int) -> None:
+    assert all(len(r.terms) == k for r in tfidf_keywords(_sample(), k=k))
+
+
+def test_ties_broken_by_first_occurrence() -> None:
+    # Every non-template term of the last page occurs once: equal weights, text order.
+    result = tfidf_keywords(_sample(), k=20)[3]
+    assert result.terms == ("bakery", "wins", "prize", "sourdough", "bread", "baked", "rye", "flour")
+    assert len(set(result.weights)) == 1
+
+
+def test_ties_are_deterministic() -> None:
+    assert tfidf_keywords(_sample(), k=4) == tfidf_keywords(_sample(), k=4)
+
+
+def test_weights_hand_computed() -> None:
+    # n = 3 documents, smooth idf: idf(df) = ln((1 + n) / (1 + df)) + 1; sublinear tf = 1 + ln tf.
+    texts = ["alpha alpha beta shared", "gamma delta shared", "alpha epsilon shared"]
+    result = tfidf_keywords(texts, k=5)[0]
+    alpha = (1 + math.log(2)) * (math.log(4 / 3) + 1)
+    beta = 1.0 * (math.log(4 / 2) + 1)
+    norm = math.hypot(alpha, beta)
+    # alpha: 1.693 x 1.288 = 2.181 beats beta: 1 x 1.693 = 1.693 despite beta being rarer.
+    assert result.terms == ("alpha", "beta")
+    assert result.weights == pytest.approx((alpha / norm, beta / norm))
+
+
+def test_weights_descending_and_normalised() -> None:
+    for result in tfidf_keywords(_sample(), k=50):
+        assert list(result.weights) == sorted(result.weights, reverse=True)
+        assert sum(w * w for w in result.weights) == pytest.approx(1.0)
+
+
+def test_single_text_falls_back_to_term_frequency() -> None:
+    text = "The river floods the town; river water fills the streets, river banks break."
+    result = tfidf_keywords([text], k=3)[0]
+    assert result.terms == ("river", "floods", "town")
+
+
+def test_two_texts_drop_shared_terms() -> None:
+    texts = ["menu lions lions roar menu", "menu whales whales whales sing menu"]
+    results = tfidf_keywords(texts, k=5)
+    assert results[0].terms == ("lions", "roar")
+    assert results[1].terms == ("whales", "sing")
+
+
+def test_one_letter_terms_dropped_but_cjk_characters_kept() -> None:
+    texts = ["x y z zebra", "q r s 熊猫", "w v u koala"]
+    results = tfidf_keywords(texts, k=5)
+    assert [r.terms for r in results] == [("zebra",), ("熊", "猫"), ("koala",)]
+
+
+def test_empty_texts_give_empty_keywords() -> None:
+    empty = Keywords((), (), "tfidf")
+    assert tfidf_keywords(["", "  42 !"], k=5) == [empty, empty]
+    results = tfidf_keywords(["", "penguins waddle", "seals bask"], k=5)
+    assert results[0] == empty
+    assert results[1].terms == ("penguins", "waddle")
+
+
+def test_no_texts() -> None:
+    assert tfidf_keywords([], k=5) == []
+
+
+@pytest.mark.parametrize("k", [0, -3], ids=["zero", "negative"])
+def test_k_below_one_rejected(k: int) -> None:
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        tfidf_keywords(["some text"], k=k)
+
+
+def test_single_string_rejected() -> None:
+    with pytest.raises(TypeError):
+        tfidf_keywords("one page of text", k=5)
+
+
+def test_per_text_language_stopwords() -> None:
+    # An English site sample with one French page: its French function words are removed
+    # although they occur on that page only (df = 1, the highest idf).
+    english = (
+        "The council said that the new bridge over the river would open in the spring, "
+        "after the engineers had checked all of the cables and the road surface. {}"
+    )
+    french = (
+        "Le conseil a dit que le nouveau pont sur la rivière ouvrira au printemps, après que "
+        "les ingénieurs aient vérifié tous les câbles et la chaussée de la route."
+    )
+    texts = [english.format("tram"), english.format("ferry"), french]
+    result = tfidf_keywords(texts, k=10)[2]
+    assert not {"le", "la", "les", "que", "sur", "au", "de"} & set(result.terms)
+    assert "conseil" in result.terms
+
+
+def test_fast_on_ten_long_texts() -> None:
+    # 10 pages of 5,000 words: about 40 ms on the development machine.  The bound is
+    # loose to stay green on slow CI; it catches accidental quadratic work.
+    vocabulary = [f"w{i}x" for i in range(3000)]
+    texts = [" ".join(vocabulary[(i * 7 + j * 13) % 3000] for j in range(5000)) for i in range(10)]
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        tfidf_keywords(texts, k=20)
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.5
