@@ -98,6 +98,7 @@ class Inducer:
             self.ranked_: list[Ranked] = []
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
+
             picked, assignment, disagree = _choose(self.ranked_, len(scored), settings.max_alternates)
             chosen = [r.pattern for r in picked]
             regions = [
@@ -167,7 +168,10 @@ def _choose(ranked: Sequence[Ranked], n_pages: int, max_alternates: int):  # typ
         if not open_pages or not ranked:
             break
         # The pattern that best explains the pages no chosen pattern explains yet.
-        top = max(ranked, key=lambda r: (sum(1 for k in open_pages if explains(r, k)), sum(r.page_scores[k] for k in open_pages)))
+        def merit(r: Ranked) -> tuple[int, float]:
+            return sum(1 for k in open_pages if explains(r, k)), sum(r.page_scores[k] / best[k] for k in open_pages)
+
+        top = max(ranked, key=merit)
         newly = [k for k in open_pages if explains(top, k)]
         if not newly:
             break
@@ -197,7 +201,9 @@ def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[Seq
     seen: Counter[str] = Counter()
     for page, region in zip(pages, regions):
         nodes = [page.index.elements[i] for group in region for i in group]
-        seen.update({block.text for block in text_blocks(nodes)})
+        # Navigation blocks are dropped at extraction anyway; counting them would make
+        # an article's headline "template" when sample pages link to it from a sidebar.
+        seen.update({block.text for block in text_blocks(nodes) if not block.is_navigation})
     needed = max(2, math.ceil(len(pages) / 2))
     return frozenset(block_digest(text) for text, count in seen.items() if count >= needed)
 

@@ -51,8 +51,8 @@ class Wrapper:
         return self.patterns[0]
 
     def extract(self, data: bytes | str, *, url: str | None = None, **options: Any) -> Article:
-        """Extract the article of one page of this site (see :func:`forest.extract.extract`)."""
-        from forest.extract import extract
+        """Extract the article of one page of this site (see :func:`forest.extraction.extract`)."""
+        from forest.extraction import extract
 
         return extract(self, data, url=url, **options)
 

@@ -21,7 +21,7 @@ Two rankings are implemented:
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from keywords.model import Keywords
@@ -143,6 +143,13 @@ def rank(
         wanted = candidate_nodes(page, candidates)
         keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
     ranked = [evaluate(pages, key, scoring) for key in keys]
+    # Each sample page casts one vote: scores are shares of the page's best region,
+    # so a long page does not outvote four short ones.
+    best = [max((r.page_scores[k] for r in ranked), default=0.0) or 1.0 for k in range(len(pages))]
+    ranked = [
+        Ranked(replace(r.pattern, score=sum(s / b for s, b in zip(r.page_scores, best))), r.page_scores, r.page_terms)
+        for r in ranked
+    ]
     # Ties (the same region on every page) go to the pattern with fewer matches per
     # page, then to the shorter description: both generalize better to unseen pages.
     ranked.sort(key=lambda r: (-round(r.pattern.score, 9), _matches(pages, r.pattern.xpath), len(r.pattern.xpath)))

@@ -16,6 +16,11 @@ BLOCK_TAGS = frozenset(
 )
 
 
+# Blocks whose text is more than this share link text are navigation, not prose.
+# Swept over 0.5, 0.7, 0.9 on the site-level datasets: 0.7 was best or within 0.003.
+MAX_LINK_SHARE = 0.7
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """One line of text: the inline content between two block boundaries."""
@@ -23,6 +28,11 @@ class Block:
     text: str
     link_chars: int  # characters of the text that sit inside <a> elements
     tag: str  # the block element it belongs to
+
+    @property
+    def is_navigation(self) -> bool:
+        """Mostly link text: a menu, a "related" list, a tag cloud."""
+        return self.link_chars > MAX_LINK_SHARE * len(self.text)
 
 
 class _BlockWriter:

@@ -45,13 +45,11 @@ def extract(
     if wrapper is not None:
         if any("@dfs" in p.xpath for p in wrapper.patterns):
             _number_elements(root.find("body"))
-        for xpath in wrapper.exclusions:
-            for element in root.xpath(xpath):
-                drop_element(element)
         for rank, pattern in enumerate(wrapper.patterns):
             nodes = _outermost(root.xpath(pattern.xpath))
             if not nodes:
                 continue
+            _cut(nodes, wrapper.exclusions)
             blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
             words = sum(len(b.text.split()) for b in blocks)
             if words and words >= MIN_REGION_SHARE * pattern.terms:
@@ -81,9 +79,33 @@ def _article(
 
 
 def _clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
-    if not template:
-        return list(blocks)
-    return [b for b in blocks if block_digest(b.text) not in template]
+    """Drop the site's template blocks and blocks that are mostly link text (menus,
+    "related" lists, tag clouds): an article's own sentences are not links."""
+    return [
+        b
+        for b in blocks
+        if not b.is_navigation and block_digest(b.text) not in template
+    ]
+
+
+def _text_length(element: etree._Element) -> int:
+    return sum(len(t.strip()) for t in element.itertext())
+
+
+def _cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
+    """Remove the learned boilerplate parts inside ``region``.
+
+    An exclusion that would take away most of the region's text is not boilerplate
+    on this page (a wrapper div reused around the article) and is left alone.
+    """
+    if not exclusions:
+        return
+    inside = set(region)
+    total = sum(_text_length(node) for node in region)
+    for xpath in exclusions:
+        for element in region[0].getroottree().xpath(xpath):
+            if any(a in inside for a in element.iterancestors()) and _text_length(element) < total / 2:
+                drop_element(element)
 
 
 def _outermost(nodes: object) -> list[etree._Element]:
