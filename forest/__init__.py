@@ -1,1 +1,84 @@
-"""forest: learn a site's article layout without labels, then extract its pages."""
+"""forest: learn a site's article layout without labels, then extract its pages.
+
+The public names are listed in ``__all__``.  They are imported on first use
+(PEP 562), so that ``import store`` (which needs only :mod:`forest.errors`) and
+``forest --help`` stay light: the learning code pulls in lxml and scikit-learn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from forest.errors import (
+    FeedError,
+    FetchError,
+    ForestError,
+    LearnError,
+    PageTooLargeError,
+    ParseError,
+    StoreError,
+    UnknownSiteError,
+)
+
+if TYPE_CHECKING:
+    from forest.api import extract_page, learn_pages, load_wrapper, site_of
+    from forest.config import Settings
+    from forest.extraction import extract
+    from forest.induce import Inducer, LearnReport
+    from forest.model import Article, Page
+    from forest.wrapper import Wrapper
+    from store import WrapperStore
+
+__all__ = [
+    "Article",
+    "FeedError",
+    "FetchError",
+    "ForestError",
+    "Inducer",
+    "LearnError",
+    "LearnReport",
+    "Page",
+    "PageTooLargeError",
+    "ParseError",
+    "Settings",
+    "StoreError",
+    "UnknownSiteError",
+    "Wrapper",
+    "WrapperStore",
+    "extract",
+    "extract_page",
+    "learn_pages",
+    "load_wrapper",
+    "site_of",
+]
+
+# name -> module that defines it
+_LAZY = {
+    "Settings": "forest.config",
+    "Page": "forest.model",
+    "Article": "forest.model",
+    "Wrapper": "forest.wrapper",
+    "Inducer": "forest.induce",
+    "extract": "forest.extraction",
+    "LearnReport": "forest.induce",
+    "extract_page": "forest.api",
+    "learn_pages": "forest.api",
+    "load_wrapper": "forest.api",
+    "site_of": "forest.api",
+    "WrapperStore": "store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'forest' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
