@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from lxml import etree
 
 from forest.config import Settings
+from forest.fields import extract_fields
 from forest.html import drop_element, meta_content, page_title, parse_html
 from forest.model import Article
 from forest.wrapper import Wrapper, block_digest
@@ -40,7 +42,9 @@ def extract(
     """
     settings = settings or Settings()
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-    title = page_title(root)
+    # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
+    found = extract_fields(root, wrapper.fields if wrapper else {}, html=data)
+    title = found["title"] or page_title(root)
     site = wrapper.site if wrapper else None
     if wrapper is not None:
         if any("@dfs" in p.xpath for p in wrapper.patterns):
@@ -54,12 +58,14 @@ def extract(
             words = sum(len(b.text.split()) for b in blocks)
             if words and words >= MIN_REGION_SHARE * pattern.terms:
                 confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
-                return _article(url, site, title, blocks, nodes, pattern.xpath, "wrapper", confidence)
+                article = _article(url, site, title, blocks, nodes, pattern.xpath, "wrapper", confidence)
+                return replace(article, author=found["author"], date=found["date"])
     nodes = _best_single_page_region(root, settings)
     if not nodes:
-        return Article(url, site, title, "", "", None, "none", 0.0)
+        return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
     notes = ("no wrapper pattern matched this page",) if wrapper else ()
-    return _article(url, site, title, text_blocks(nodes), nodes, None, "page", 0.3, notes)
+    article = _article(url, site, title, _clean(text_blocks(nodes), frozenset()), nodes, None, "page", 0.3, notes)
+    return replace(article, author=found["author"], date=found["date"])
 
 
 def _article(
@@ -124,17 +130,18 @@ def _number_elements(body: etree._Element | None) -> None:
 
 
 def _best_single_page_region(root: etree._Element, settings: Settings) -> list[etree._Element]:
-    """FOREST on one page: the node with the highest J x U for the page's own keywords."""
+    """FOREST on one page: the node with the highest J x U for the page's most frequent
+    content words (tf-idf over a one-page sample degrades to term frequency).
+
+    The page's title and description are not used as keywords here: their few terms
+    sit densely in the headline, and J x U then picks the headline alone.
+    """
     body = root.find("body")
     if body is None:
         return []
     index = index_page(body, with_keys=False)
-    meta = Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
-    keywords = metadata_keywords(meta, k=settings.n_keywords, source="meta")
-    page = score_page(index, keywords)
-    if page.total_x == 0:
-        text = " ".join(t for terms in index.terms for t in terms)
-        page = score_page(index, tfidf_keywords([text], k=settings.n_keywords)[0])
+    text = " ".join(t for terms in index.terms for t in terms)
+    page = score_page(index, tfidf_keywords([text], k=settings.n_keywords)[0])
     candidates = candidate_nodes(page)
     if not candidates:
         return []

@@ -8,8 +8,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Sequence
 
+from lxml.html import HtmlElement
+
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
+from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.model import Page
 from forest.wrapper import Wrapper, block_digest
@@ -17,7 +20,7 @@ from keywords.meta import metadata_keywords
 from keywords.model import Keywords, Metadata
 from keywords.tfidf import tfidf_keywords
 from patterns.dom import PageIndex, index_page
-from patterns.ranking import Ranked, ScoredPage, rank, rank_paper, score_page
+from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page, vote_score
 from patterns.model import Pattern
 from patterns.refine import boilerplate_subpatterns, core_step
 from patterns.text import text_blocks
@@ -67,12 +70,15 @@ class Inducer:
         names = [p.url or f"page {i + 1}" for i, p in enumerate(pages)]
         skipped: list[tuple[str, str]] = []
         parsed: list[tuple[str, PageIndex, Metadata | None]] = []
+        with_meta: list[tuple[HtmlElement, Metadata]] = []  # feed items' title/author/date -> field patterns
         for name, page in zip(names, pages):
             try:
                 root = parse_html(page.html, max_bytes=settings.max_page_bytes, source=name)
             except ParseError as exc:
                 skipped.append((name, str(exc)))
                 continue
+            if page.meta is not None:
+                with_meta.append((root, page.meta))
             meta = page.meta or Metadata(
                 title=page_title(root), summary=meta_content(root, "description", "og:description")
             )
@@ -102,7 +108,7 @@ class Inducer:
             picked, assignment, disagree = _choose(self.ranked_, len(scored), settings.max_alternates)
             chosen = [r.pattern for r in picked]
             regions = [
-                [scored[k].index.outermost(scored[k].index.keys.get(picked[assignment[k]].pattern.xpath, ()))]
+                [scored[k].index.outermost(matches(scored[k].index, picked[assignment[k]].pattern.xpath))]
                 if assignment[k] >= 0 else []
                 for k in range(len(scored))
             ]
@@ -136,6 +142,7 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            fields=learn_fields(with_meta),
         )
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
         return self
@@ -169,7 +176,7 @@ def _choose(ranked: Sequence[Ranked], n_pages: int, max_alternates: int):  # typ
             break
         # The pattern that best explains the pages no chosen pattern explains yet.
         def merit(r: Ranked) -> tuple[int, float]:
-            return sum(1 for k in open_pages if explains(r, k)), sum(r.page_scores[k] / best[k] for k in open_pages)
+            return sum(1 for k in open_pages if explains(r, k)), vote_score(r, open_pages, best)
 
         top = max(ranked, key=merit)
         newly = [k for k in open_pages if explains(top, k)]
