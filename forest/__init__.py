@@ -27,12 +27,14 @@ if TYPE_CHECKING:
     from forest.extraction import extract
     from forest.induce import Inducer, LearnReport
     from forest.model import Article, Page
+    from forest.web import FeedLearnReport, extract_url, learn_feed
     from forest.wrapper import Wrapper
     from store import WrapperStore
 
 __all__ = [
     "Article",
     "FeedError",
+    "FeedLearnReport",
     "FetchError",
     "ForestError",
     "Inducer",
@@ -48,6 +50,8 @@ __all__ = [
     "WrapperStore",
     "extract",
     "extract_page",
+    "extract_url",
+    "learn_feed",
     "learn_pages",
     "load_wrapper",
     "site_of",
@@ -67,6 +71,9 @@ _LAZY = {
     "load_wrapper": "forest.api",
     "site_of": "forest.api",
     "WrapperStore": "store",
+    "learn_feed": "forest.web",
+    "extract_url": "forest.web",
+    "FeedLearnReport": "forest.web",
 }
 
 

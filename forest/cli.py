@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from forest.errors import ForestError, LearnError, ParseError, UnknownSiteError
+from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, StoreError, UnknownSiteError
 
 if TYPE_CHECKING:
     from forest.induce import LearnReport
@@ -139,24 +139,37 @@ def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
-@click.option("--site", callback=_non_empty, help="Site the pages belong to (default: the host of each page's canonical or og:url link).")
+@click.argument("files", nargs=-1, required=True, metavar="FEED_URL | FILES...")
+@click.option("--site", callback=_non_empty, help="Site the pages belong to (default: the host of each page's canonical or og:url link, or of the feed's pages).")
 @click.option(
-    "--keywords", type=click.Choice(["tfidf", "meta"]), default="tfidf", show_default=True,
-    help="Keyword source: tf-idf over the pages, or each page's own title and description.",
+    "--keywords", type=click.Choice(["tfidf", "meta", "feed", "auto"]),
+    help="Keyword source: tf-idf over the pages (default for files), each page's own title and description, "
+    "the feed items' metadata, or auto (default for a feed: tf-idf from 3 pages on, else the feed's).",
 )
-@click.option("--pages", type=click.IntRange(min=1), help="Learn from at most this many of the files.")
+@click.option("--pages", type=click.IntRange(min=1), help="Learn from at most this many of the files, or of the feed's pages (default 10).")
+@click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
 @common_options
-def learn(files: tuple[str, ...], site: str | None, keywords: str, pages: int | None) -> None:
-    """Learn a site's wrapper from a few of its pages (HTML FILES) and store it.
+def learn(
+    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False
+) -> None:
+    """Learn a site's wrapper from its feed (FEED_URL) or from a few of its pages (HTML FILES), and store it.
 
-    Pages are grouped by site and one wrapper is learned per site.  Pages that
-    cannot be read as HTML are skipped and listed.
+    Given a URL, forest fetches the feed (or finds it, for a page of the site), fetches
+    up to --pages of its items' pages, learns the article layout and where the title,
+    author and date are, and stores it.  Given files, pages are grouped by site and one
+    wrapper is learned per site.  Pages that cannot be used are skipped and listed.
     """
     from forest.api import learn_pages
     from forest.config import Settings
 
-    settings = Settings(keywords=keywords)
+    if any(_is_url(f) for f in files):
+        if len(files) > 1:
+            raise click.UsageError("give one feed URL, or HTML files, not both")
+        _learn_url(files[0], site, keywords or "auto", pages, Settings(respect_robots=not ignore_robots))
+        return
+    if keywords in ("feed", "auto"):
+        raise click.UsageError(f"--keywords {keywords} needs a feed URL; files have no feed items")
+    settings = Settings(keywords=keywords or "tfidf")
     chosen = list(files[:pages] if pages else files)
     failures: list[str] = []
     stored = 0
@@ -179,6 +192,39 @@ def learn(files: tuple[str, ...], site: str | None, keywords: str, pages: int | 
         raise LearnError("nothing learned: " + "; ".join(reasons))
     for failure in failures:
         click.echo(f"error: {failure}", err=True)
+
+
+def _is_url(argument: str) -> bool:
+    return argument.lower().startswith(("http://", "https://"))
+
+
+def _learn_url(url: str, site: str | None, keywords: str, pages: int | None, settings: Any) -> None:
+    """`forest learn FEED_URL`: learn from the feed's pages over HTTP, with progress on stderr."""
+    from forest.induce import LearnReport
+    from forest.web import learn_feed
+
+    with _open_store() as store, _fetch_progress("fetching pages") as progress:
+        wrapper, report = learn_feed(
+            url, store=store, settings=settings, n_pages=pages, progress=progress, site=site, keywords=keywords
+        )
+    if report.feed_url != url:
+        click.echo(f"found the feed {report.feed_url}")
+    _print_learned(wrapper, LearnReport(report.used, report.skipped, report.notes), report.version, {})
+
+
+@contextlib.contextmanager
+def _fetch_progress(label: str) -> Iterator[Callable[[int, int, str, str | None], None] | None]:
+    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=1, label=label, file=sys.stderr, item_show_func=lambda u: u) as bar:
+
+        def update(done: int, total: int, url: str, error: str | None) -> None:
+            bar.length = max(total, 1)
+            bar.update(done - bar.pos, url)
+
+        yield update
 
 
 def _load_pages(
@@ -230,6 +276,8 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, version: int | None, s
     click.echo(f"  alternates:      {', '.join(alternates) if alternates else '(none)'}")
     click.echo(f"  exclusions:      {len(wrapper.exclusions)}")
     click.echo(f"  template blocks: {len(wrapper.template_blocks)}")
+    if wrapper.fields:
+        click.echo(f"  fields:          {', '.join(f'{k} {v}' for k, v in wrapper.fields.items())}")
     click.echo(f"  pages used:      {len(report.used)}")
     click.echo(f"  pages skipped:   {len(report.skipped)}")
     for page, reason in report.skipped:
@@ -244,26 +292,42 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, version: int | None, s
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
-@click.option("--site", callback=_non_empty, help="Site whose wrapper to use (default: from each page's canonical or og:url link).")
+@click.argument("files", nargs=-1, required=True, metavar="URL | FILE...")
+@click.option("--site", callback=_non_empty, help="Site whose wrapper to use (default: from each URL's host, or each page's canonical or og:url link).")
 @click.option(
     "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: title and text; json: one object (an array for several pages); jsonl: one object per line; "
     "markdown; html: the article region's HTML.",
 )
+@click.option("--no-learn", is_flag=True, help="For a URL of a site with no stored wrapper, fail instead of learning the site from its feed.")
+@click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
 @common_options
-def extract(files: tuple[str, ...], site: str | None, output_format: str) -> None:
-    """Extract the article of each page (HTML FILES, or - for stdin) with its site's stored wrapper."""
-    from forest.api import extract_page
+def extract(
+    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False
+) -> None:
+    """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
 
+    A URL is fetched; when its site has no wrapper yet, the site's feed is found
+    from the page and the site learned first (unless --no-learn).
+    """
+    from forest.api import extract_page
+    from forest.config import Settings
+
+    settings = Settings(respect_robots=not ignore_robots)
     records: list[dict[str, Any]] = []
     failures = 0
     with _open_store() as store:
         for index, path in enumerate(files):
-            data = _read(path)
             try:
-                article = extract_page(data, site=site, store=store)
-            except (ParseError, UnknownSiteError) as exc:
+                if _is_url(path):
+                    from forest.web import extract_url
+
+                    with _fetch_progress("learning the site") as progress:
+                        article = extract_url(path, store=store, settings=settings, learn_if_missing=not no_learn,
+                                              site=site, progress=progress)
+                else:
+                    article = extract_page(_read(path), site=site, store=store)
+            except (ParseError, UnknownSiteError, FetchError, FeedError, LearnError) as exc:
                 if click.get_current_context().meta.get(_DEBUG):
                     raise
                 message = _one_line(str(exc))
@@ -312,11 +376,12 @@ def _emit(article: Article, record: dict[str, Any], output_format: str, *, first
 @cli.command()
 @common_options
 def sites() -> None:
-    """List the sites with a stored wrapper, with extraction counts."""
+    """List the sites with a stored wrapper, with extraction counts and, for sites learned from a feed, their health."""
     with _open_store() as store:
         rows = [
             (s.site, str(s.version), s.learned_at, str(s.pages_extracted), str(s.misses)) for s in store.sites()
         ]
+        health = _health(store)
         path = store.path
     if not rows:
         click.echo(f"no sites stored in {path}; learn one with `forest learn`", err=True)
@@ -325,6 +390,36 @@ def sites() -> None:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if health:
+        click.echo()
+        for line in health:
+            click.echo(line)
+
+
+def _health(store: WrapperStore) -> list[str]:
+    """One line per site learned from a feed: the feed, and the misses since it was learned
+    (at Settings.relearn_after_misses of them, `forest extract URL` relearns the site)."""
+    from forest.config import Settings
+    from forest.web import FEED_URL, MISSES_AT_LEARN
+
+    every = Settings().relearn_after_misses
+    lines: list[str] = []
+    for info in store.sites():
+        try:
+            wrapper = store.find(info.site) or {}
+        except StoreError as exc:
+            lines.append(f"{info.site}: stored wrapper unreadable ({_one_line(str(exc))})")
+            continue
+        raw = wrapper.get("variant")
+        variant: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        feed = variant.get(FEED_URL)
+        if not feed:
+            continue
+        baseline = str(variant.get(MISSES_AT_LEARN, "0"))
+        since = info.misses - (int(baseline) if baseline.isdigit() else 0)
+        state = "ok" if since == 0 else f"{since} misses since learned (relearned from the feed every {every})"
+        lines.append(f"{info.site}: {state}; feed {feed}")
+    return lines
 
 
 @cli.command()
@@ -354,29 +449,73 @@ def forget(site: str) -> None:
 @cli.command()
 @common_options
 def demo() -> None:
-    """Learn the bundled example site from its sample pages, then extract a page it has not seen.
+    """Serve the bundled example site on 127.0.0.1, learn it from its feed over HTTP, then extract a page it has not seen.
 
-    Uses a temporary database unless --db (or $FOREST_DB) is given.
+    Uses a temporary database unless --db (or $FOREST_DB) is given.  Needs no network
+    beyond 127.0.0.1: the server runs in this process and stops at the end.
     """
-    from forest.demo import example_site, token_f1
+    from forest.config import Settings
+    from forest.demo import example_site, serve_example, token_f1
+    from forest.web import extract_url
 
     example = example_site()
+    # Our own server on loopback: no need to space out requests politely.
+    settings = Settings(per_host_delay=0.0)
     ctx = click.get_current_context()
     with contextlib.ExitStack() as stack:
         if _DB not in ctx.meta:
             ctx.meta[_DB] = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forest-demo-"))) / "forest.db"
-        click.echo(f"$ forest learn {example.directory}/*.html  (all but {example.held_out.name})")
-        ctx.invoke(learn, files=tuple(str(p) for p in example.sample), site=None, keywords="tfidf", pages=None)
+        server = stack.enter_context(serve_example(example))
+        click.echo(f"serving {example.directory} at {server.base_url} (its feed leaves out {example.held_out.name})")
         click.echo()
-        click.echo(f"$ forest extract {example.held_out}")
+        click.echo(f"$ forest learn --site {example.site} {server.feed_url}")
+        _learn_url(server.feed_url, example.site, "auto", None, settings)
+        click.echo()
+        click.echo(f"$ forest extract --site {example.site} {server.held_out_url}")
         with _open_store() as store:
-            from forest.api import extract_page
+            article = extract_url(
+                server.held_out_url, store=store, settings=settings, site=example.site, learn_if_missing=False
+            )
+    click.echo(article.title)
+    byline = ", ".join(value for value in (article.author, article.date) if value)
+    if byline:
+        click.echo(f"by {byline}")
+    click.echo()
+    for paragraph in article.text.split("\n") if article.text else []:
+        click.echo(paragraph)
+    click.echo()
+    f1 = token_f1(article.text, example.expected.read_text(encoding="utf-8"))
+    click.echo(
+        f"method: {article.method}, pattern: {article.pattern}, "
+        f"token F1 against {example.expected.name}: {f1:.2f}"
+    )
 
-            article = extract_page(example.held_out.read_bytes(), store=store)
-        _emit(article, {}, "text", first=True)
-        click.echo()
-        f1 = token_f1(article.text, example.expected.read_text(encoding="utf-8"))
-        click.echo(
-            f"method: {article.method}, pattern: {article.pattern}, "
-            f"token F1 against {example.expected.name}: {f1:.2f}"
-        )
+
+# --- evaluation ----------------------------------------------------------------------
+# The commands live in eval/command.py (eval depends on forest, not the reverse); these
+# stubs load it only when run, so `forest --help` stays fast.  Arguments, --help
+# included, go to the real command.
+
+_FORWARD = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+
+
+def _forward(ctx: click.Context, name: str) -> Any:
+    import eval.command
+
+    command: click.Command = getattr(eval.command, name)
+    with command.make_context(ctx.info_name, list(ctx.args), parent=ctx.parent) as sub:
+        return command.invoke(sub)
+
+
+@cli.command("eval", context_settings=_FORWARD, add_help_option=False)
+@click.pass_context
+def eval_(ctx: click.Context) -> Any:
+    """Score forest, the paper's variants, baselines and peer extractors on gold datasets (see --help)."""
+    return _forward(ctx, "eval_command")
+
+
+@cli.command("bench", context_settings=_FORWARD, add_help_option=False)
+@click.pass_context
+def bench(ctx: click.Context) -> Any:
+    """Time extraction with a stored wrapper against lxml's parse, and learning a site (see --help)."""
+    return _forward(ctx, "bench_command")

@@ -20,6 +20,28 @@ class Settings:
         ``"leaves"`` (ABSELEMS) or ``"paths"`` (ABSPATHS, root-to-leaf tag paths).
     :param ranking: ``"forest"`` (checked on every sample page, see patterns.ranking)
         or ``"paper"`` (the literal R = sum I x level x nbOcc over node descriptions).
+
+    Fetching (forest.fetch):
+
+    :param connect_timeout: seconds to open a connection; a live server answers in
+        well under a second, so 10 s only waits out a slow DNS or TLS handshake.
+    :param read_timeout: seconds allowed between two reads of a response.
+    :param total_timeout: seconds for one whole response, however it trickles in:
+        a server sending one byte every few seconds never trips ``read_timeout``.
+    :param max_redirects: redirects followed per URL (browsers stop at 20; real
+        article URLs need 1-3: http->https, www, a tracking hop).
+    :param retries: extra attempts after a 429, a 5xx or a failed connection.
+    :param backoff: seconds before the first retry, doubled for each later one.
+    :param max_retry_after: the longest ``Retry-After`` honoured, in seconds; a server
+        asking for longer is reported as failing rather than waited for.
+    :param user_agent: the ``User-Agent`` header; empty means ``forest/<version> (+URL)``.
+    :param respect_robots: obey the site's ``robots.txt``.
+    :param concurrency: sample pages fetched at once.
+    :param per_host_delay: seconds between two requests to one host (politeness);
+        a ``Crawl-delay`` in robots.txt that asks for more wins, up to ``max_retry_after``.
+    :param n_pages: sample pages fetched from a feed to learn a site.
+    :param relearn_after_misses: a site with a known feed is relearned after this
+        many pages since it was learned found no learned pattern (drift).
     """
 
     max_page_bytes: int = 10_000_000
@@ -29,3 +51,16 @@ class Settings:
     candidates: str = "ancestors"
     ranking: str = "forest"
     max_alternates: int = 4
+    connect_timeout: float = 10.0
+    read_timeout: float = 20.0
+    total_timeout: float = 60.0
+    max_redirects: int = 5
+    retries: int = 2
+    backoff: float = 0.5
+    max_retry_after: float = 30.0
+    user_agent: str = ""
+    respect_robots: bool = True
+    concurrency: int = 4
+    per_host_delay: float = 0.5
+    n_pages: int = 10
+    relearn_after_misses: int = 5

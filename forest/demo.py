@@ -1,11 +1,18 @@
-"""The bundled example site (forest/examples/): its sample pages, its held-out page, and a token F1 to check the result."""
+"""The bundled example site (forest/examples/): its pages, its held-out page, a local HTTP server for it, and a token F1."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from lxml import etree
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 
@@ -14,6 +21,7 @@ EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 HELD_OUT = "library-maps.html"
 
 _TOKEN = re.compile(r"\w+")
+_CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +65,83 @@ def token_f1(predicted: str, gold: str) -> float:
         return 1.0 if not pred and not want else 0.0
     precision, recall = overlap / pred.total(), overlap / want.total()
     return 2 * precision * recall / (precision + recall)
+
+
+@dataclass(frozen=True, slots=True)
+class DemoServer:
+    """The bundled example site served on 127.0.0.1.
+
+    :param base_url: ``http://127.0.0.1:PORT``.
+    :param feed_url: its RSS feed, with links rewritten to ``base_url`` and the held-out
+        page's item left out (so the wrapper never learns from the page it then extracts).
+    :param held_out_url: the held-out page's URL.
+    """
+
+    base_url: str
+    feed_url: str
+    held_out_url: str
+
+
+@contextlib.contextmanager
+def serve_example(example: ExampleSite) -> Iterator[DemoServer]:
+    """Serve ``example`` on 127.0.0.1 (a free port) from a background thread, for the duration of the block.
+
+    Pages are served at the paths of their canonical URLs; nothing but loopback is used.
+    """
+    canonical = {page: urlsplit(_canonical(page)) for page in example.directory.glob("*.html")}
+    origin = canonical[example.held_out]
+    routes: dict[str, tuple[str, bytes]] = {
+        url.path: ("text/html; charset=utf-8", page.read_bytes()) for page, url in canonical.items()
+    }
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(routes))
+    server.daemon_threads = True
+    base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    routes["/rss.xml"] = (
+        "application/rss+xml",
+        _local_feed(example.feed, f"{origin.scheme}://{origin.netloc}", base_url, origin.path),
+    )
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield DemoServer(base_url, f"{base_url}/rss.xml", f"{base_url}{origin.path}")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _canonical(page: Path) -> str:
+    match = _CANONICAL.search(page.read_text(encoding="utf-8"))
+    return match.group(1) if match else f"/{page.name}"
+
+
+def _local_feed(feed: Path, origin: str, base_url: str, held_out_path: str) -> bytes:
+    """The feed with links on ``origin`` pointing at ``base_url`` instead, without the held-out page's item."""
+    # Our own bundled file, but parsed as untrusted XML anyway: no entities, no network.
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    root = etree.fromstring(feed.read_bytes(), parser)
+    for item in list(root.iter("item")):
+        if urlsplit(item.findtext("link") or "").path == held_out_path:
+            parent = item.getparent()
+            if parent is not None:
+                parent.remove(item)
+    for element in root.iter("link", "guid"):
+        if element.text and element.text.startswith(origin):
+            element.text = base_url + element.text[len(origin):]
+    return bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
+
+
+def _handler(routes: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            content_type, body = routes.get(urlsplit(self.path).path, ("text/plain", b""))
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass  # the demo's output is the article, not an access log
+
+    return Handler

@@ -34,6 +34,7 @@ class Wrapper:
     :param sample: the URLs (or names) of the sample pages it was learned from.
     :param notes: what learning noticed: skipped pages, pages that disagree with the main pattern.
     :param learned_at: ISO 8601 UTC timestamp.
+    :param fields: XPaths of the article's title, author and date (see forest.fields), where learned.
     """
 
     site: str
@@ -44,6 +45,7 @@ class Wrapper:
     sample: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     learned_at: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -67,6 +69,7 @@ class Wrapper:
             "sample": list(self.sample),
             "notes": list(self.notes),
             "learned_at": self.learned_at,
+            "fields": dict(self.fields),
         }
 
     @classmethod
@@ -91,6 +94,7 @@ class Wrapper:
                 sample=tuple(data.get("sample", ())),
                 notes=tuple(data.get("notes", ())),
                 learned_at=str(data.get("learned_at", "")),
+                fields={str(k): str(v) for k, v in data.get("fields", {}).items()},
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -1,0 +1,249 @@
+"""Read RSS/Atom feeds from fetched bytes (feedparser, never fetching by itself) and find a site's feed."""
+
+from __future__ import annotations
+
+import calendar
+import html
+import logging
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+import feedparser
+from lxml import etree, html as lxml_html
+
+from forest.errors import FeedError
+
+LOGGER = logging.getLogger(__name__)
+
+# Paths where sites without a <link rel="alternate"> usually put their feed
+# (WordPress /feed, Hugo /index.xml, Jekyll /feed.xml, many others /rss.xml, /atom.xml).
+COMMON_FEED_PATHS = ("/feed", "/rss", "/rss.xml", "/atom.xml", "/feed.xml", "/index.xml")
+FEED_LINK_TYPES = frozenset({
+    "application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json",
+})
+
+# Entities can only be declared inside a DOCTYPE.  Real feeds never need them
+# (feedparser knows the HTML entities), while nested entities ("billion laughs") or
+# one big entity used many times (quadratic blowup) expand to gigabytes; a document
+# with both a DOCTYPE and an entity declaration is refused before any parser sees it.
+_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+_ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
+# Bozo reasons that say only that the server labelled the feed oddly (text/html, a wrong charset).
+_BENIGN = (feedparser.NonXMLContentType, feedparser.CharacterEncodingOverride)
+_TAG = re.compile(r"<[^>]*>")
+_EMAIL_THEN_NAME = re.compile(r"^\S+@\S+\s*\((?P<name>[^()]+)\)$")
+_NAME_THEN_EMAIL = re.compile(r"^(?P<name>[^<>]+?)\s*<\S+@\S+>$")
+_BARE_EMAIL = re.compile(r"^\S+@\S+$")
+_HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class FeedItem:
+    """One feed entry: where its page is and what the feed says about it.
+
+    ``published`` is ISO 8601 in UTC (``2024-04-16T09:15:00+00:00``) when the feed's
+    date could be read, else the feed's own text ('' if none).
+    """
+
+    link: str
+    title: str = ""
+    summary: str = ""
+    tags: tuple[str, ...] = ()
+    author: str = ""
+    published: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """A parsed feed: its URL, title, and items that have a link (first occurrence of each link)."""
+
+    url: str
+    title: str
+    items: tuple[FeedItem, ...]
+    version: str = ""
+
+
+def parse_feed(body: bytes, url: str, headers: Mapping[str, str] | None = None) -> Feed:
+    """Parse feed bytes fetched from ``url``.
+
+    Relative item links are resolved against ``url``.  A feed feedparser flags as
+    malformed (``bozo``) but which has entries is used, with a warning logged.
+
+    :param headers: the HTTP response headers (their charset helps decoding).
+    :raises FeedError: when ``body`` declares XML entities, is not a feed (an HTML page,
+        no entries), or has no entry with a link.
+    """
+    if not isinstance(body, bytes):
+        raise TypeError(f"body must be bytes, not {type(body).__name__}")
+    check_no_entities(body, url)
+    response_headers = {k.lower(): v for k, v in (headers or {}).items()}
+    # feedparser resolves relative URIs inside the feed against Content-Location.
+    response_headers["content-location"] = url
+    # Without a Content-Type feedparser flags even a perfect feed as malformed.
+    response_headers.setdefault("content-type", "application/xml")
+    try:
+        parsed = feedparser.parse(body, response_headers=response_headers)
+    except Exception as exc:  # feedparser's parsers raise assorted errors on hostile input
+        raise FeedError(f"{url}: cannot parse the feed ({type(exc).__name__}: {exc})", url=url) from exc
+    entries = parsed.get("entries") or []
+    if not entries:
+        raise FeedError(f"{url}: not a feed ({_why_not(body, parsed)})", url=url)
+    problem = parsed.get("bozo_exception")
+    if parsed.get("bozo") and not isinstance(problem, _BENIGN):
+        LOGGER.warning("%s: malformed feed, using its %d entries anyway (%s)", url, len(entries),
+                       _one_line(str(parsed.get("bozo_exception", ""))))
+    items: dict[str, FeedItem] = {}
+    for entry in entries:
+        item = _item(entry, url)
+        if item is not None and item.link not in items:
+            items[item.link] = item
+    if not items:
+        raise FeedError(f"{url}: the feed's {len(entries)} entries have no http(s) links to pages", url=url)
+    title = _text(parsed.get("feed", {}).get("title", ""))
+    return Feed(url=url, title=title, items=tuple(items.values()), version=str(parsed.get("version") or ""))
+
+
+def check_no_entities(body: bytes, url: str) -> None:
+    """Refuse a document whose DTD declares entities (entity-expansion attacks).
+
+    :raises FeedError: if it does.
+    """
+    text = _ascii_view(body)
+    if _DOCTYPE.search(text) and _ENTITY_DECLARATION.search(text):
+        raise FeedError(
+            f"{url}: the document declares XML entities in its DOCTYPE; refused, "
+            "as entity expansion can exhaust memory (billion laughs)",
+            url=url,
+        )
+
+
+def looks_like_html(body: bytes) -> bool:
+    """Whether ``body`` starts like an HTML page rather than an XML feed."""
+    return bool(_HTML_START.match(_ascii_view(body[:4096])))
+
+
+def discover_feed(page_url: str, page_html: str | bytes) -> list[str]:
+    """Candidate feed URLs for a page: its ``<link rel="alternate">`` feeds, then common paths of its site.
+
+    The candidates are not fetched; the caller tries them in order.
+    """
+    found: list[str] = []
+    try:
+        root = lxml_html.document_fromstring(page_html) if page_html and page_html.strip() else None
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        root = None
+    if root is not None:
+        base = next((b.get("href") for b in root.iter("base") if b.get("href")), None)
+        base_url = urljoin(page_url, base) if base else page_url
+        for link in root.iter("link"):
+            rel = (link.get("rel") or "").lower().split()
+            kind = (link.get("type") or "").split(";", 1)[0].strip().lower()
+            href = (link.get("href") or "").strip()
+            if "alternate" in rel and kind in FEED_LINK_TYPES and href:
+                found.append(urljoin(base_url, href))
+    parts = urlsplit(page_url)
+    found.extend(f"{parts.scheme}://{parts.netloc}{path}" for path in COMMON_FEED_PATHS)
+    return [u for u in dict.fromkeys(found) if urlsplit(u).scheme in ("http", "https") and u != page_url]
+
+
+def _item(entry: dict[str, Any], feed_url: str) -> FeedItem | None:
+    link = _link(entry, feed_url)
+    if link is None:
+        return None
+    tags = tuple(
+        dict.fromkeys(_text(str(t.get("term") or "")) for t in entry.get("tags") or [] if isinstance(t, Mapping))
+    )
+    detail = entry.get("author_detail")
+    raw = entry.get("author")
+    author = _author_name(raw) if isinstance(raw, str) and raw.strip() else (
+        detail.get("name") if isinstance(detail, Mapping) else None) or ""
+    return FeedItem(
+        link=link,
+        title=_text(str(entry.get("title") or "")),
+        summary=_text(str(entry.get("summary") or "")),
+        tags=tuple(t for t in tags if t),
+        author=_text(str(author)),
+        published=_date(entry),
+    )
+
+
+def _link(entry: dict[str, Any], feed_url: str) -> str | None:
+    candidates: list[str] = []
+    if isinstance(entry.get("link"), str):
+        candidates.append(str(entry["link"]))
+    for link in entry.get("links") or []:
+        if isinstance(link, Mapping) and link.get("rel", "alternate") == "alternate" and link.get("href"):
+            candidates.append(str(link["href"]))
+    # An RSS <guid isPermaLink="true"> (the default) is the item's URL.
+    if isinstance(entry.get("id"), str) and entry.get("guidislink", True):
+        candidates.append(str(entry["id"]))
+    for candidate in candidates:
+        absolute = urljoin(feed_url, candidate.strip())
+        if urlsplit(absolute).scheme in ("http", "https") and urlsplit(absolute).hostname:
+            return absolute.split("#", 1)[0]
+    return None
+
+
+def _author_name(value: str) -> str:
+    """The name in an RSS author: ``email (Name)``, ``Name <email>``, or a plain name.
+
+    Parsed here because feedparser's own parse cuts addresses whose top-level domain
+    is over four letters ("ana@news.example (Ana Lima)" gives the name "ple (Ana Lima").
+    """
+    value = value.strip()
+    for pattern in (_EMAIL_THEN_NAME, _NAME_THEN_EMAIL):
+        match = pattern.match(value)
+        if match:
+            return match.group("name").strip()
+    return "" if _BARE_EMAIL.match(value) else value
+
+
+def _date(entry: dict[str, Any]) -> str:
+    # dict.get, not FeedParserDict's []: its 'updated' -> 'published' fallback warns.
+    for key in ("published_parsed", "updated_parsed", "created_parsed"):
+        value = dict.get(entry, key)
+        if isinstance(value, time.struct_time):
+            # feedparser gives UTC struct_times.
+            stamp = calendar.timegm(value)
+            return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(stamp))
+    for key in ("published", "updated", "created"):
+        value = dict.get(entry, key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _text(value: str) -> str:
+    """Plain text from a feed field that may hold escaped HTML."""
+    return " ".join(html.unescape(_TAG.sub(" ", value)).split())
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def _ascii_view(data: bytes) -> bytes:
+    """An ASCII-compatible view of the start of a document, for sniffing (UTF-16/32 feeds exist)."""
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="replace").encode("ascii", errors="replace")
+    if data[:2] in (b"<\x00", b"\x00<"):  # UTF-16 without a BOM
+        codec = "utf-16-le" if data[:1] == b"<" else "utf-16-be"
+        return data.decode(codec, errors="replace").encode("ascii", errors="replace")
+    return data
+
+
+def _why_not(body: bytes, parsed: Mapping[str, object]) -> str:
+    if not body.strip():
+        return "empty document"
+    if looks_like_html(body):
+        return "it is an HTML page; give the site's feed URL, or its page to discover the feed"
+    problem = parsed.get("bozo_exception")
+    if problem:
+        return f"no entries; {_one_line(str(problem))}"
+    return "no entries"

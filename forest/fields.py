@@ -1,0 +1,327 @@
+"""Whole-article fields: learn where a site puts an article's title, author and date, and read them back.
+
+Learning matches each sample page's feed metadata (title, author, published date)
+against the page's elements and keeps, per field, the XPath that selects a matching
+element on most sample pages.  Reading tries that XPath, then the page's ``og:``/
+``article:`` meta tags, then its JSON-LD.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import date, datetime, timezone
+
+from lxml import etree
+
+from forest.html import meta_content
+from keywords.model import Metadata
+from patterns.dom import element_steps
+
+FIELDS = ("title", "author", "date")
+# A field's pattern must select the right element on at least this share of the
+# sample pages that have a value for the field: with 10 pages a pattern right on
+# 5 is the template's, one right on 1 or 2 is a coincidence (a related-story link).
+MIN_FIELD_SUPPORT = 0.5
+# How far up an element without attributes looks for an anchor (patterns.dom uses 3 too).
+ANCHOR_DISTANCE = 3
+# An element "nearly" matches a title when one text contains the other and the
+# shorter is at least this share of the longer ("Title | Site" against "Title").
+NEAR_MATCH_SHARE = 0.7
+# Dates a page may print; the feed's date is compared by calendar day.
+_DATE_FORMATS = (
+    "%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y",
+    "%d.%m.%Y", "%Y/%m/%d", "%A, %d %B %Y", "%A, %B %d, %Y", "%a, %d %b %Y",
+)
+_ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b", re.IGNORECASE)
+_BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+# Searched in the page's bytes (no decoding of the whole page just to find a script).
+_JSON_LD = re.compile(
+    rb"""<script[^>]*type\s*=\s*["']?application/ld\+json["']?[^>]*>(.*?)</script\s*>""", re.IGNORECASE | re.DOTALL
+)
+_META_TITLE = ("og:title", "twitter:title")
+_META_AUTHOR = ("author", "article:author", "dc.creator", "DC.creator", "parsely-author", "sailthru.author")
+_META_DATE = ("article:published_time", "datePublished", "pubdate", "date", "dc.date", "DC.date.issued",
+              "og:published_time", "sailthru.date")
+
+
+def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str, str]:
+    """XPaths that find each field (title, author, date) on the sample pages.
+
+    :param samples: each sample page's parsed tree (from :func:`forest.html.parse_html`)
+        and what its feed item says about it.
+    :return: field name -> XPath, for the fields a pattern was found for.
+    """
+    learned: dict[str, str] = {}
+    for name in FIELDS:
+        pages: list[tuple[etree._Element, set[etree._Element]]] = []
+        for root, meta in samples:
+            value = _value(meta, name)
+            if value:
+                pages.append((root, set(_matches(root, name, value))))
+        if not any(found for _, found in pages):
+            continue
+        xpath = _best_key(pages)
+        if xpath is not None:
+            learned[name] = xpath
+    return learned
+
+
+def extract_fields(
+    root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None
+) -> dict[str, str | None]:
+    """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD.
+
+    :param fields: field -> XPath, as :func:`learn_fields` gives.
+    :param html: the page's source; JSON-LD sits in ``<script>`` elements, which
+        parsing removes, so it is read from here when a field is still missing.
+    :return: every field in ``FIELDS``, None where nothing was found.
+    """
+    found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
+    meta = {
+        "title": meta_content(root, *_META_TITLE),
+        "author": next((v for v in (meta_content(root, n) for n in _META_AUTHOR) if v and not _is_url(v)), ""),
+        "date": normalize_date(meta_content(root, *_META_DATE)),
+    }
+    for name in FIELDS:
+        found[name] = found[name] or meta[name] or None
+    if html is not None and not all(found.values()):
+        linked = json_ld_fields(html)
+        for name in FIELDS:
+            found[name] = found[name] or linked.get(name)
+    return found
+
+
+def json_ld_fields(html: str | bytes) -> dict[str, str]:
+    """Title (``headline``), author and date (``datePublished``) from a page's JSON-LD, where present.
+
+    Broken JSON is skipped: sites ship trailing commas and raw newlines in strings.
+    """
+    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
+    found: dict[str, str] = {}
+    for match in _JSON_LD.finditer(data_bytes):
+        try:
+            data = json.loads(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
+        except ValueError:
+            continue
+        for node in _json_nodes(data):
+            title = node.get("headline") or node.get("name") if "datePublished" in node or "headline" in node else None
+            author = _json_author(node.get("author"))
+            published = normalize_date(str(node.get("datePublished") or ""))
+            for name, value in (("title", title), ("author", author), ("date", published)):
+                if isinstance(value, str) and value.strip() and name not in found:
+                    found[name] = " ".join(value.split())
+    return found
+
+
+def normalize_date(value: str) -> str:
+    """An ISO 8601 form of a date or timestamp: ``YYYY-MM-DD``, or a UTC timestamp when it has a
+    time zone, or the text itself when it is not a date it can read ('' stays '')."""
+    value = " ".join(value.split())
+    if not value:
+        return ""
+    parsed = _parse_date(value)
+    if parsed is None:
+        return value
+    if isinstance(parsed, datetime):
+        if parsed.tzinfo is not None:
+            return parsed.astimezone(timezone.utc).isoformat()
+        return parsed.isoformat()
+    return parsed.isoformat()
+
+
+# --- learning ----------------------------------------------------------------------
+
+
+def _value(meta: Metadata, name: str) -> str:
+    return {"title": meta.title, "author": meta.author, "date": meta.published}[name].strip()
+
+
+def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element]:
+    """Elements of the page body whose text is ``value``: exact matches if any, else near ones."""
+    body = root.find("body")
+    if body is None:
+        return []
+    if name == "date":
+        day = _day(value)
+        if day is None:
+            return []
+        # One day either way: the feed's UTC time can fall on the day before or after the page's local date.
+        days = ((el, _element_day(el)) for el in body.iter(etree.Element))
+        return [el for el, found in days if found is not None and abs((found - day).days) <= 1]
+    want = _words(value)
+    if not want:
+        return []
+    exact: list[etree._Element] = []
+    near: list[etree._Element] = []
+    for element in body.iter(etree.Element):
+        words = _words(_text(element))
+        if name == "author" and words[:1] == ["by"]:
+            words = words[1:]
+        if words == want:
+            exact.append(element)
+        elif name == "title" and words and _near(words, want):
+            near.append(element)
+    return exact or near
+
+
+def _near(words: list[str], want: list[str]) -> bool:
+    shorter, longer = sorted((words, want), key=len)
+    if len(shorter) < NEAR_MATCH_SHARE * len(longer):
+        return False
+    joined, part = " ".join(longer), " ".join(shorter)
+    return f" {part} " in f" {joined} "
+
+
+def _best_key(pages: Sequence[tuple[etree._Element, set[etree._Element]]]) -> str | None:
+    """The candidate XPath right on most pages; ties go to one that selects a single element,
+    then one with attributes (more stable than a bare tag), then the shorter."""
+    candidates = dict.fromkeys(key for _, found in pages for element in found for key in _keys(element))
+    best: tuple[tuple[int, int, int, int], str] | None = None
+    for key in candidates:
+        try:
+            compiled = etree.XPath(key)
+        except etree.XPathError:
+            continue
+        right = single = 0
+        for root, found in pages:
+            result = compiled(root)
+            selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
+            if selected and selected[0] in found:
+                right += 1
+                single += len(selected) == 1
+        rank = (right, single, int("@" in key), -len(key))
+        if best is None or rank > best[0]:
+            best = (rank, key)
+    needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
+    if best is None or best[0][0] < needed:
+        return None
+    return best[1]
+
+
+def _keys(element: etree._Element) -> Iterator[str]:
+    """XPaths describing ``element`` as patterns.dom describes nodes: by tag, by its own
+    identifying attributes, and by a path from a close ancestor that has some."""
+    tag = element.tag
+    yield f"//{tag}"
+    for step in element_steps(element):
+        yield f"//{step}"
+    path = tag
+    ancestor = element.getparent()
+    for _ in range(ANCHOR_DISTANCE):
+        if ancestor is None or ancestor.tag in ("body", "html"):
+            break
+        for step in element_steps(ancestor):
+            if "contains(" not in step:
+                yield f"//{step}/{path}"
+        path = f"{ancestor.tag}/{path}"
+        ancestor = ancestor.getparent()
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
+    if not xpath:
+        return None
+    try:
+        selected = root.xpath(xpath)
+    except etree.XPathError:
+        return None
+    element = next((e for e in selected if isinstance(e, etree._Element)), None) if isinstance(selected, list) else None
+    if element is None:
+        return None
+    if name == "date":
+        stamp = element.get("datetime") or element.get("content")
+        return normalize_date(stamp or _text(element)) or None
+    text = _text(element)
+    if name == "author":
+        text = _BYLINE.sub("", text).strip(" ,;|")
+    return text or None
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _words(text: str) -> list[str]:
+    # NFKC folds typographic variants; curly and straight quotes both drop out as non-words.
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def _is_url(value: str) -> bool:
+    return value.startswith(("http://", "https://", "//"))
+
+
+def _json_nodes(data: object) -> Iterator[Mapping[str, object]]:
+    """Every object in a JSON-LD document, through lists and ``@graph`` (bounded depth)."""
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > 4:
+            continue
+        if isinstance(node, list):
+            stack.extend((n, depth + 1) for n in reversed(node))
+        elif isinstance(node, dict):
+            yield node
+            if "@graph" in node:
+                stack.append((node["@graph"], depth + 1))
+
+
+def _json_author(value: object) -> str | None:
+    names: list[str] = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str) and not _is_url(item):
+            names.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("name"), str):
+            names.append(str(item["name"]))
+    return ", ".join(n.strip() for n in names if n.strip()) or None
+
+
+# --- dates -------------------------------------------------------------------------
+
+
+def _parse_date(value: str) -> date | datetime | None:
+    text = value.strip()
+    iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
+    try:
+        if len(iso) == 10:
+            return date.fromisoformat(iso)
+        return datetime.fromisoformat(iso)
+    except ValueError:
+        pass
+    cleaned = _ORDINAL.sub(r"\1", text)
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(cleaned, fmt).date()
+        except ValueError:
+            continue
+    try:
+        from email.utils import parsedate_to_datetime
+
+        return parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _day(value: str) -> date | None:
+    parsed = _parse_date(value)
+    if isinstance(parsed, datetime):
+        return (parsed.astimezone(timezone.utc) if parsed.tzinfo else parsed).date()
+    return parsed
+
+
+def _element_day(element: etree._Element) -> date | None:
+    stamp = element.get("datetime")
+    if stamp:
+        return _day(stamp)
+    # Only short texts: a paragraph that mentions a date is not the date element.
+    text = _text(element)
+    if not text or len(text) > 40 or len(element):
+        return None
+    return _day(text)
+
