@@ -11,7 +11,7 @@ from forest.config import Settings
 from forest.fields import extract_fields
 from forest.html import drop_element, meta_content, page_title, parse_html
 from forest.model import Article
-from forest.wrapper import Wrapper, block_digest
+from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
 from keywords.tfidf import tfidf_keywords
@@ -35,6 +35,7 @@ def extract(
     url: str | None = None,
     settings: Settings | None = None,
     declared_charset: str | None = None,
+    with_html: bool = True,
 ) -> Article:
     """Extract the article of ``data``, a page of ``wrapper.site``.
 
@@ -43,6 +44,8 @@ def extract(
     When none is, FOREST scores the page alone, with the page's frequent content
     words as keywords (``method="page"``, with a note saying why).
 
+    :param with_html: also serialize the article region as HTML (``Article.html``);
+        callers that only want the text skip that cost.
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
@@ -60,16 +63,19 @@ def extract(
                 continue
             _cut(nodes, wrapper.exclusions)
             blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
-            words = sum(len(b.text.split()) for b in blocks)
+            words = sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
             if _plausible(words, pattern.terms):
                 confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
-                article = _article(url, site, title, blocks, nodes, pattern.xpath, "wrapper", confidence)
+                html = _html(nodes) if with_html else ""
+                article = Article(url, site, title, _text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
                 return replace(article, author=found["author"], date=found["date"])
     nodes = _best_single_page_region(root, settings)
     if not nodes:
         return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
     notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
-    article = _article(url, site, title, _clean(text_blocks(nodes), frozenset()), nodes, None, "page", 0.3, notes)
+    html = _html(nodes) if with_html else ""
+    text = _text(_clean(text_blocks(nodes), frozenset()))
+    article = Article(url, site, title, text, html, None, "page", 0.3, notes=notes)
     return replace(article, author=found["author"], date=found["date"])
 
 
@@ -78,20 +84,12 @@ def _plausible(words: int, median_words: int) -> bool:
     return words > 0 and MIN_REGION_SHARE * median_words <= words <= MAX_REGION_RATIO * max(median_words, 50)
 
 
-def _article(
-    url: str | None,
-    site: str | None,
-    title: str,
-    blocks: Sequence[Block],
-    nodes: Sequence[etree._Element],
-    xpath: str | None,
-    method: str,
-    confidence: float,
-    notes: tuple[str, ...] = (),
-) -> Article:
-    html = "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
-    text = "\n".join(b.text for b in blocks)
-    return Article(url, site, title, text, html, xpath, method, round(confidence, 3), notes=notes)
+def _html(nodes: Sequence[etree._Element]) -> str:
+    return "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
+
+
+def _text(blocks: Sequence[Block]) -> str:
+    return "\n".join(b.text for b in blocks)
 
 
 def _clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
@@ -100,27 +98,30 @@ def _clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
     return [
         b
         for b in blocks
-        if not b.is_navigation and block_digest(b.text) not in template
+        if not b.is_navigation and b.text not in template
     ]
 
 
 def _text_length(element: etree._Element) -> int:
-    return sum(len(t.strip()) for t in element.itertext())
+    return len(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
 
 
 def _cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
     """Remove the learned boilerplate parts inside ``region``.
 
-    An exclusion that would take away most of the region's text is not boilerplate
-    on this page (a wrapper div reused around the article) and is left alone.
+    Exclusions are single steps (patterns.refine), so one relative XPath per region
+    node finds them all without scanning the rest of the page.  An exclusion that
+    would take away most of the region's text is not boilerplate on this page (a
+    wrapper div reused around the article) and is left alone.
     """
-    if not exclusions:
+    if not exclusions or not region:
         return
-    inside = set(region)
-    total = sum(_text_length(node) for node in region)
-    for xpath in exclusions:
-        for element in region[0].getroottree().xpath(xpath):
-            if any(a in inside for a in element.iterancestors()) and _text_length(element) < total / 2:
+    inside = " | ".join(f".{xpath}" for xpath in exclusions)
+    found = [element for node in region for element in node.xpath(inside)]
+    if found:
+        total = sum(_text_length(node) for node in region)
+        for element in found:
+            if element.getparent() is not None and _text_length(element) < total / 2:
                 drop_element(element)
 
 
@@ -128,6 +129,8 @@ def _outermost(nodes: object) -> list[etree._Element]:
     if not isinstance(nodes, list):
         return []
     elements = [n for n in nodes if isinstance(n, etree._Element)]
+    if len(elements) < 2:
+        return elements
     chosen = set(elements)
     return [n for n in elements if not any(a in chosen for a in n.iterancestors())]
 

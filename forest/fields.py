@@ -17,7 +17,7 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.html import meta_content
+from forest.html import first_meta, meta_tags
 from keywords.model import Metadata
 from patterns.dom import element_steps
 
@@ -82,10 +82,11 @@ def extract_fields(
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
+    tags = meta_tags(root)
     meta = {
-        "title": meta_content(root, *_META_TITLE),
-        "author": next((v for v in (meta_content(root, n) for n in _META_AUTHOR) if v and not _is_url(v)), ""),
-        "date": normalize_date(meta_content(root, *_META_DATE)),
+        "title": first_meta(tags, *_META_TITLE),
+        "author": next((v for v in (first_meta(tags, n) for n in _META_AUTHOR) if v and not _is_url(v)), ""),
+        "date": normalize_date(first_meta(tags, *_META_DATE)),
     }
     for name in FIELDS:
         found[name] = found[name] or meta[name] or None
@@ -101,8 +102,11 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
 
     Broken JSON is skipped: sites ship trailing commas and raw newlines in strings.
     """
-    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
     found: dict[str, str] = {}
+    # Most pages have none: a substring test spares encoding and scanning the whole page.
+    if (b"ld+json" if isinstance(html, bytes) else "ld+json") not in html:
+        return found
+    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
     for match in _JSON_LD.finditer(data_bytes):
         try:
             data = json.loads(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)

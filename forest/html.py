@@ -98,12 +98,14 @@ def parse_html(
             source=source,
         )
     text = decode(data, declared_charset, source=source) if isinstance(data, bytes) else data
-    if not text.strip():
+    if not text or text.isspace():
         raise ParseError("empty page", source=source)
     if "\x00" in text[:4096]:
         raise ParseError("binary data, not an HTML page", source=source)
     # lxml refuses str input that carries an XML encoding declaration.
-    text = _XML_DECLARATION.sub("", text, count=1)
+    declaration = _XML_DECLARATION.match(text)
+    if declaration:
+        text = text[declaration.end():]
     root = _parse(text, source)
     if root.find("body") is None and _UNCLOSED_TITLE.search(text):
         # An unclosed <title> swallows the whole page as title text; read it without the tag.
@@ -141,13 +143,30 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
     return None
 
 
-def meta_content(root: lxml_html.HtmlElement, *names: str) -> str:
-    """The content of the first ``<meta name|property=...>`` among ``names`` ('' if none)."""
+def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
+    """The page's ``<meta name|property=... content=...>`` values, the first of each name."""
+    tags: dict[str, str] = {}
+    for meta in root.iterfind("head/meta"):
+        content = meta.get("content")
+        if content and content.strip():
+            for key in (meta.get("property"), meta.get("name")):
+                if key:
+                    tags.setdefault(key, content)
+    return tags
+
+
+def first_meta(tags: dict[str, str], *names: str) -> str:
+    """The whitespace-normalized value of the first of ``names`` present in ``tags`` ('' if none)."""
     for name in names:
-        value = _meta(root, name)
-        if value and value.strip():
+        value = tags.get(name)
+        if value:
             return " ".join(value.split())
     return ""
+
+
+def meta_content(root: lxml_html.HtmlElement, *names: str) -> str:
+    """The content of the first ``<meta name|property=...>`` among ``names`` ('' if none)."""
+    return first_meta(meta_tags(root), *names)
 
 
 def canonical_url(root: lxml_html.HtmlElement) -> str | None:

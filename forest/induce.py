@@ -15,7 +15,7 @@ from forest.errors import LearnError, ParseError
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.model import Page
-from forest.wrapper import Wrapper, block_digest
+from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Keywords, Metadata
 from keywords.tfidf import tfidf_keywords
@@ -203,7 +203,7 @@ def _choose(ranked: Sequence[Ranked], n_pages: int, max_alternates: int):  # typ
 
 
 def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[Sequence[int]]]) -> frozenset[str]:
-    """Digests of the text blocks found inside the article region of at least half the
+    """The text blocks found inside the article region of at least half the
     sample pages (and at least two): text that the template, not the author, wrote."""
     seen: Counter[str] = Counter()
     for page, region in zip(pages, regions):
@@ -212,7 +212,7 @@ def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[Seq
         # an article's headline "template" when sample pages link to it from a sidebar.
         seen.update({block.text for block in text_blocks(nodes) if not block.is_navigation})
     needed = max(2, math.ceil(len(pages) / 2))
-    return frozenset(block_digest(text) for text, count in seen.items() if count >= needed)
+    return frozenset(text for text, count in seen.items() if count >= needed)
 
 
 def _with_core(pattern: Pattern, pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> Pattern:

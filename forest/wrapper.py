@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -14,18 +13,13 @@ from patterns.model import Pattern
 SCHEMA_VERSION = 1
 
 
-def block_digest(text: str) -> str:
-    """A short, stable digest of a text block (Python's hash() changes per process)."""
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class Wrapper:
     """A site's learned extraction program.
 
     :param site: the site it was learned for.
     :param patterns: the main pattern first, then alternates in the order extraction tries them.
-    :param template_blocks: digests of text blocks that sat inside the article region on
+    :param template_blocks: text blocks that sat inside the article region on
         at least half of the sample pages: the site's template (share bars, bylines
         boxes, "related" headings), removed at extraction.
     :param exclusions: XPaths of parts cut out of the region (comment threads, related

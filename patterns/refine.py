@@ -21,7 +21,7 @@ MAX_CUT_DENSITY = 0.1
 def boilerplate_subpatterns(
     pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], *, max_exclusions: int = MAX_EXCLUSIONS
 ) -> list[str]:
-    """Sub-patterns to cut out of the region, chosen greedily by the gain in I they bring.
+    """Sub-patterns (single attributed steps) to cut out of the region, chosen greedily by the gain in I they bring.
 
     The region's informativeness I = J x U improves when a part whose keyword density
     is below about half of the rest's is removed: comment threads, "related" lists,
@@ -43,7 +43,7 @@ def boilerplate_subpatterns(
             key
             for page, ins in zip(pages, inside)
             for key, nodes in page.index.keys.items()
-            if key.endswith("]") and any(ins[i] for i in nodes)
+            if is_single_step(key) and any(ins[i] for i in nodes)
         }
         for key in sorted(keys):
             gain = 0.0
@@ -74,6 +74,13 @@ def boilerplate_subpatterns(
                     for j in range(i, page.index.end[i] + 1):
                         mask[j] = True
     return chosen
+
+
+def is_single_step(key: str) -> bool:
+    """Whether ``key`` is one attributed step (``//div[@class='x']``): only then does
+    ``.//div[@class='x']`` select the same elements inside a region as the key does on
+    the page, which lets extraction search the region instead of the whole page."""
+    return key.startswith("//") and key.endswith("]") and "/" not in key[2:].split("[", 1)[0] and "]/" not in key
 
 
 def _inside(page: ScoredPage, region: Sequence[int]) -> list[bool]:
@@ -119,8 +126,7 @@ def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> 
         inside = _inside(page, region)
         present: dict[str, int] = {}
         for key, nodes in page.index.keys.items():
-            # Single-step keys only: `.//step` means the same inside the region as `//step` on the page.
-            if "[" not in key or "/" in key[2:].split("[", 1)[0] or "]/" in key:
+            if not is_single_step(key):
                 continue
             found = page.index.outermost(i for i in nodes if inside[i])
             if found:

@@ -27,7 +27,6 @@ class Block:
 
     text: str
     link_chars: int  # characters of the text that sit inside <a> elements
-    tag: str  # the block element it belongs to
 
     @property
     def is_navigation(self) -> bool:
@@ -35,53 +34,50 @@ class Block:
         return self.link_chars > MAX_LINK_SHARE * len(self.text)
 
 
-class _BlockWriter:
-    """Accumulates inline text until a block boundary closes the current block."""
-
-    def __init__(self) -> None:
-        self.blocks: list[Block] = []
-        self.parts: list[str] = []
-        self.link_chars = 0
-        self.tags: list[str] = [""]
-
-    def add(self, text: str, in_link: bool) -> None:
-        self.parts.append(text)
-        if in_link:
-            self.link_chars += len(text.strip())
-
-    def flush(self) -> None:
-        text = " ".join("".join(self.parts).split())
-        if text:
-            self.blocks.append(Block(text, min(self.link_chars, len(text)), self.tags[-1]))
-        self.parts.clear()
-        self.link_chars = 0
-
-
 def text_blocks(nodes: Iterable[etree._Element]) -> list[Block]:
     """The text of ``nodes`` as whitespace-normalized blocks, in document order."""
-    writer = _BlockWriter()
+    blocks: list[Block] = []
+    block_tags = BLOCK_TAGS
     for node in nodes:
-        # Iterative walk (pages can nest deeper than Python's recursion limit):
-        # each element is visited when it opens and again when it closes.
-        stack: list[tuple[bool, etree._Element, bool]] = [(True, node, False)]
-        while stack:
-            opening, element, in_link = stack.pop()
-            tag = element.tag if isinstance(element.tag, str) else ""
-            is_block = tag in BLOCK_TAGS
-            if opening:
-                if is_block:
-                    writer.flush()
-                    writer.tags.append(tag)
-                inside = in_link or tag == "a"
-                if element.text and tag:
-                    writer.add(element.text, inside)
-                stack.append((False, element, in_link))
-                stack.extend((True, child, inside) for child in reversed(element))
-            else:
-                if is_block:
-                    writer.flush()
-                    writer.tags.pop()
-                if element.tail and element is not node:
-                    writer.add(element.tail, in_link)
-        writer.flush()
-    return writer.blocks
+        parts: list[str] = []
+        link_chars = 0
+        links = 0  # <a> elements open around the current position
+        # iterwalk is lxml's C-level walk and never recurses.  This loop is the hottest
+        # code of extraction: hence the locals and the flush written out twice.
+        for event, element in etree.iterwalk(node, events=("start", "end")):
+            tag = element.tag
+            if event == "start":
+                if tag in block_tags:
+                    if parts:
+                        line = " ".join("".join(parts).split())
+                        if line:
+                            blocks.append(Block(line, min(link_chars, len(line))))
+                        parts = []
+                        link_chars = 0
+                elif tag == "a":
+                    links += 1
+                text = element.text
+                if text:
+                    parts.append(text)
+                    if links:
+                        link_chars += len(text.strip())
+                continue
+            if tag in block_tags:
+                if parts:
+                    line = " ".join("".join(parts).split())
+                    if line:
+                        blocks.append(Block(line, min(link_chars, len(line))))
+                    parts = []
+                    link_chars = 0
+            elif tag == "a":
+                links -= 1
+            tail = element.tail
+            if tail and element is not node:
+                parts.append(tail)
+                if links:
+                    link_chars += len(tail.strip())
+        if parts:
+            line = " ".join("".join(parts).split())
+            if line:
+                blocks.append(Block(line, min(link_chars, len(line))))
+    return blocks

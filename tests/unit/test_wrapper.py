@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from forest.errors import StoreError
-from forest.wrapper import SCHEMA_VERSION, Wrapper, block_digest
+from forest.wrapper import SCHEMA_VERSION, Wrapper
 from patterns.model import Pattern
 from store import WrapperStore
 
@@ -22,7 +22,7 @@ def wrapper() -> Wrapper:
             Pattern("//div[@class='story-body']", score=12.375, support=5, level=6.2, terms=310),
             Pattern("//article[@id='main']", score=0.1 + 0.2, support=1, level=4.0),
         ),
-        template_blocks=frozenset({block_digest("Share this story"), block_digest("Related stories")}),
+        template_blocks=frozenset({"Share this story", "Related stories"}),
         exclusions=("//div[@class='share']",),
         variant={"keywords": "tfidf", "scoring": "jxu", "candidates": "ancestors", "ranking": "forest"},
         sample=("http://example.test/a.html", "http://example.test/b.html"),
