@@ -115,17 +115,26 @@ def load(name_or_path: str, *, root: Path | None = None) -> list[Sample]:
     :raises FileNotFoundError: no such dataset; the message lists the available names.
     :raises ValueError: a line of the file is not a valid sample.
     """
+    path = resolve(name_or_path, root=root)
+    if path.is_dir():
+        return load_directory(path)
+    return list(_read_jsonl(path))
+
+
+def resolve(name_or_path: str, *, root: Path | None = None) -> Path:
+    """The file or RED-like directory :func:`load` would read, without reading it.
+
+    :raises FileNotFoundError: no such dataset; the message lists the available names.
+    """
     path = Path(name_or_path)
     is_path = path.exists() or os.sep in name_or_path or "/" in name_or_path or name_or_path.endswith((".jsonl", SUFFIX))
     if not is_path:
         path = datasets_dir(root) / f"{name_or_path}{SUFFIX}"
-    if path.is_dir():
-        return load_directory(path)
-    if not path.is_file():
+    if not path.is_dir() and not path.is_file():
         names = available(root)
         listed = ", ".join(names) if names else f"none (is {datasets_dir(root)} there? set {ENV_VAR})"
         raise FileNotFoundError(f"no dataset {name_or_path!r} at {path}; available: {listed}")
-    return list(_read_jsonl(path))
+    return path
 
 
 def _read_jsonl(path: Path) -> Iterable[Sample]:

@@ -1,0 +1,154 @@
+"""`forest eval` and `forest bench` end to end on a tiny dataset written in the test, plus the suite's pieces."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from eval import bench, datasets, suite
+from forest.cli import cli
+
+SYSTEMS = "forest,FOREST_info,fulltext,description"
+TOPICS = [
+    ("harbour", "council", "bridge", "budget"),
+    ("orchard", "farmers", "apples", "harvest"),
+    ("library", "archive", "manuscripts", "readers"),
+    ("stadium", "league", "striker", "season"),
+]
+
+
+def _record(site: str, i: int) -> dict[str, object]:
+    a, b, c, d = TOPICS[i % len(TOPICS)]
+    title = f"The {a} {b} report {i}"
+    body = [
+        f"The {a} {b} met on Monday to discuss the {c} and the {d} for next year.",
+        f"Officials said the {c} work would take months and the {d} plan passed easily.",
+    ]
+    html = (
+        f"<html><head><title>{title}</title></head><body><ul id='menu'><li><a href='/'>Home</a></li>"
+        f"<li><a href='/world'>World</a></li></ul><div class='post'><h2>{title}</h2>"
+        + "".join(f"<p>{p}</p>" for p in body)
+        + f"</div><p class='legal'>{site} terms of use and privacy policy</p></body></html>"
+    )
+    return {
+        "id": f"tiny/{site}/{i}", "dataset": "tiny", "site": site, "url": f"http://{site}/{i}", "html": html,
+        "gold_text": "\n".join([title, *body]), "gold_title": title, "feed": None, "meta": {"gold_token_coverage": 1.0},
+    }
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """Two sites of four pages, one template each."""
+    path = tmp_path / "tiny.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        for site in ("a.example", "b.example"):
+            for i in range(4):
+                out.write(json.dumps(_record(site, i)) + "\n")
+    return path
+
+
+def invoke(*args: object) -> Result:
+    return CliRunner().invoke(cli, ["eval", *map(str, args)])
+
+
+def test_eval_prints_json_for_machines(tiny: Path) -> None:
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    (run,) = data["datasets"]
+    assert run["name"] == "tiny" and run["mode"] == "site-level" and len(run["sha256"]) == 64
+    systems = {s["system"]: s for s in run["results"]["systems"]}
+    assert list(systems) == ["forest", "FOREST_info", "fulltext", "description"]
+    assert systems["forest"]["pages"] == 4 and systems["forest"]["fit_ms_median"] is not None
+    assert systems["forest"]["f1"] > systems["fulltext"]["f1"]
+    assert run["methods"]["forest"] == {"wrapper": 4}
+    assert run["results"]["floor_ms"]["pages"] == 4
+    assert data["peak_memory_mb"] > 0 and data["environment"]["commit"]
+
+
+def test_eval_prints_a_table_and_writes_markdown(tiny: Path, tmp_path: Path) -> None:
+    page = tmp_path / "out" / "results.md"
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--curve", "--markdown", page)
+    assert result.exit_code == 0, result.output
+    assert "lxml parse (floor)" in result.stdout and "learn ms" in result.stdout and "peak memory" in result.stdout
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("# forest: evaluation results")
+    command = text.split("```sh\n", 1)[1].split("\n", 1)[0]
+    assert command == f"forest eval --dataset {tiny} --systems {SYSTEMS} --k 2 --min-pages 3 --curve --markdown {page}"
+    assert "Learning curve" in text and "| forest | " in text and "sha256" in text
+    assert f"wrote {page}" in result.stderr
+
+
+def test_curve_covers_every_k_a_site_allows(tiny: Path) -> None:
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "forest,fulltext", "--curve", "--json")
+    curve = json.loads(result.stdout)["datasets"][0]["curve"]
+    assert sorted({p["k"] for p in curve}) == [1, 2, 3]  # 4 pages per site: k=5 and k=10 leave nothing to test
+    assert {p["system"] for p in curve} == {"forest"}
+
+
+def test_page_level_runs_forest_without_a_wrapper(tiny: Path) -> None:
+    result = invoke("--page-level", "--dataset", tiny, "--systems", "forest,ABSPATHS,fulltext", "--json")
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.stdout)["datasets"][0]
+    assert run["mode"] == "page-level"
+    assert [s["system"] for s in run["results"]["systems"]] == ["forest (no wrapper)", "fulltext"]
+    assert run["methods"]["forest (no wrapper)"].get("wrapper", 0) == 0
+    assert any("single-page fallback" in note for note in run["notes"])
+
+
+def test_unknown_dataset_is_a_one_line_error(tmp_path: Path) -> None:
+    result = invoke("--dataset", tmp_path / "missing.jsonl.gz")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: no dataset") and result.stderr.count("\n") == 1
+
+
+def test_unknown_system_is_a_one_line_error(tiny: Path) -> None:
+    result = invoke("--dataset", tiny, "--systems", "forest,nope")
+    assert result.exit_code == 1 and result.stderr.startswith("error: unknown system 'nope'")
+
+
+def test_systems_accept_groups_and_any_case() -> None:
+    chosen = suite.select_systems("FOREST,baselines")
+    assert chosen.variants == ("forest",) and chosen.baselines == ("fulltext", "description", "cetr")
+    assert chosen.peers == () and chosen.notes == ()
+    everything = suite.select_systems(None)
+    assert len(everything.variants) == 7 and set(everything.peers) <= set(suite.peers.peer_names())
+
+
+def test_eval_help_comes_from_the_real_command() -> None:
+    result = CliRunner().invoke(cli, ["eval", "--help"])
+    assert result.exit_code == 0 and "--page-level-dataset" in result.stdout and "--curve" in result.stdout
+
+
+def test_bench_times_extraction_against_the_parse(tiny: Path) -> None:
+    result = CliRunner().invoke(cli, ["bench", "--dataset", str(tiny), "--k", "2", "--repeat", "1", "--peer", "", "--json"])
+    assert result.exit_code == 0, result.output
+    (data,) = json.loads(result.stdout)
+    assert data["all_pages"]["pages"] == 4 and data["all_pages"]["ratio_of_medians"] > 0
+    assert data["methods"] == {"wrapper": 4} and data["learn_sites"] == 0
+
+
+def test_bench_learns_sites_with_ten_pages() -> None:
+    samples = [
+        datasets.Sample(id=str(r["id"]), dataset="tiny", site=str(r["site"]), url=str(r["url"]), html=str(r["html"]), gold_text="")
+        for r in (_record("a.example", i) for i in range(10))
+    ]
+    result = bench.run_bench("tiny", {"a.example": samples}, k=5, repeat=1)
+    summary = bench.summary(result)
+    assert summary["learn_sites"] == 1 and summary["learn_failures"] == 0
+    assert 0 < summary["learn_wall_s_median"] < 5 and "learning from 10 pages" in bench.text(result)
+
+
+@pytest.mark.datasets
+def test_eval_runs_on_a_shared_dataset() -> None:
+    if "cleanportaleval" not in datasets.available():
+        pytest.skip("../shared/datasets is not here")
+    result = invoke("--dataset", "cleanportaleval", "--systems", "forest,fulltext", "--json")
+    assert result.exit_code == 0, result.output
+    systems = {s["system"]: s for s in json.loads(result.stdout)["datasets"][0]["results"]["systems"]}
+    assert systems["forest"]["pages"] == systems["fulltext"]["pages"] > 40
+    assert systems["forest"]["f1"] > systems["fulltext"]["f1"]
