@@ -19,16 +19,13 @@ from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Keywords, Metadata
 from keywords.tfidf import tfidf_keywords
+from keywords.tokenize import tokenize
 from patterns.dom import PageIndex, index_page
-from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page, vote_score
+from patterns.choose import choose, disagreements
+from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page
 from patterns.model import Pattern
 from patterns.refine import boilerplate_subpatterns, core_step
 from patterns.text import text_blocks
-
-# A sample page is "explained" by a pattern when the pattern's region scores at
-# least this share of the best region any candidate pattern finds on that page.
-EXPLAINED_SHARE = 0.5
-
 
 @dataclass(frozen=True, slots=True)
 class LearnReport:
@@ -87,7 +84,8 @@ class Inducer:
         scored: list[ScoredPage] = []
         used: list[str] = []
         for (name, index, meta), keywords in zip(parsed, self._keywords(parsed, settings)):
-            page = score_page(index, keywords)
+            headline = _headline(index, meta) if keywords.source != "tfidf" else frozenset()
+            page = score_page(index, keywords, ignore=headline)
             if page.total_x == 0:
                 skipped.append((name, "no keyword occurs in the page's text"))
                 continue
@@ -105,14 +103,15 @@ class Inducer:
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
 
-            picked, assignment, disagree = _choose(self.ranked_, len(scored), settings.max_alternates)
+            choice = choose(self.ranked_, len(scored), max_alternates=settings.max_alternates)
+            picked, assignment = choice.patterns, choice.assignment
             chosen = [r.pattern for r in picked]
             regions = [
                 [scored[k].index.outermost(matches(scored[k].index, picked[assignment[k]].pattern.xpath))]
                 if assignment[k] >= 0 else []
                 for k in range(len(scored))
             ]
-            notes.extend(disagree(used))
+            notes.extend(disagreements(choice, used))
             chosen = [
                 _with_core(pattern, [scored[k] for k in range(len(scored)) if assignment[k] == j],
                            [regions[k][0] for k in range(len(scored)) if assignment[k] == j])
@@ -160,46 +159,17 @@ class Inducer:
         raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
 
 
-def _choose(ranked: Sequence[Ranked], n_pages: int, max_alternates: int):  # type: ignore[no-untyped-def]
-    """Pick the main pattern and the alternates; assign each sample page to the first
-    pattern that explains it.  Returns (patterns, assignment, notes-maker)."""
-    best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(n_pages)]
+def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
+    """The elements whose own text is (a piece of) the item's title.
 
-    def explains(r: Ranked, k: int) -> bool:
-        return best[k] > 0 and r.page_scores[k] >= EXPLAINED_SHARE * best[k]
-
-    picked: list[Ranked] = []
-    assignment = [-1] * n_pages
-    while len(picked) <= max_alternates:
-        open_pages = [k for k in range(n_pages) if assignment[k] < 0]
-        if not open_pages or not ranked:
-            break
-        # The pattern that best explains the pages no chosen pattern explains yet.
-        def merit(r: Ranked) -> tuple[int, float]:
-            return sum(1 for k in open_pages if explains(r, k)), vote_score(r, open_pages, best)
-
-        top = max(ranked, key=merit)
-        newly = [k for k in open_pages if explains(top, k)]
-        if not newly:
-            break
-        for k in newly:
-            assignment[k] = len(picked)
-        picked.append(top)
-
-    def notes(names: Sequence[str]) -> list[str]:
-        out: list[str] = []
-        for j, pattern in enumerate(picked[1:], start=1):
-            members = [names[k] for k in range(n_pages) if assignment[k] == j]
-            out.append(
-                f"{len(members)} of {n_pages} sample pages do not fit the main pattern "
-                f"({', '.join(members)}): the site mixes templates; alternate {pattern.pattern.xpath} learned from them"
-            )
-        lost = [names[k] for k in range(n_pages) if assignment[k] < 0]
-        if lost:
-            out.append(f"no pattern explains {', '.join(lost)}: those pages agree with no other sample page")
-        return out
-
-    return picked, assignment, notes
+    With keywords taken from the title and summary, the headline holds nearly every
+    keyword in a handful of terms, and J x U would elect it as the article.  Its
+    words are what the keywords were made from, not evidence of where the body is.
+    """
+    title = set(tokenize(meta.title)) if meta else set()
+    if len(title) < 2:
+        return frozenset()
+    return frozenset(i for i, terms in enumerate(index.terms) if len(terms) >= 2 and title.issuperset(terms))
 
 
 def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[Sequence[int]]]) -> frozenset[str]:

@@ -50,10 +50,16 @@ class ScoredPage:
         return self.n[0] - self.x[0]
 
 
-def score_page(index: PageIndex, keywords: Keywords) -> ScoredPage:
-    """Count ``keywords`` in every subtree of ``index``."""
+def score_page(index: PageIndex, keywords: Keywords, *, ignore: frozenset[int] = frozenset()) -> ScoredPage:
+    """Count ``keywords`` in every subtree of ``index``.
+
+    :param ignore: elements whose own terms are not counted as keywords (their terms
+        still count as terms).
+    """
     weights = dict(zip(keywords.terms, keywords.weights))
     own_x = index.keyword_counts(frozenset(weights))
+    for i in ignore:
+        own_x[i] = 0
     own_w = [sum(weights.get(t, 0.0) for t in terms) if x else 0.0 for terms, x in zip(index.terms, own_x)]
     w = list(own_w)
     for i in range(len(w) - 1, 0, -1):
@@ -143,6 +149,7 @@ def rank(
         page = pages[k]
         wanted = candidate_nodes(page, candidates)
         keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
+    keys = {key for key in keys if not _scattered(pages, key)}
     ranked = [evaluate(pages, key, scoring) for key in keys]
     # Each sample page casts one vote: scores are shares of the page's best region,
     # so a long page does not outvote four short ones.
@@ -169,6 +176,20 @@ def vote_score(ranked: Ranked, pages: Iterable[int], best: Sequence[float]) -> f
     on the site-level datasets level^0.5 beat level^1 and level^2 (swept at k=5).
     """
     return sum(ranked.page_scores[k] / best[k] for k in pages if best[k] > 0) * math.sqrt(ranked.pattern.level)
+
+
+def _scattered(pages: Sequence[ScoredPage], key: str) -> bool:
+    """A bare tag (``//span``, ``//div``) that matches several separate nodes on a page.
+
+    Its "region" is every span of the page: J x U can rate such a union highly (on
+    product pages most text sits in spans), but it is no region, generalizes to no
+    unseen page, and was the prototype's worst failure.  A bare tag that selects one
+    node (``//main``, ``//article``) stays a candidate.  Removing scattered bare tags
+    raised cleanportaleval from 0.867 to 0.892 at k=5.
+    """
+    if "[" in key or "/" in key[2:]:
+        return False
+    return any(len(page.index.outermost(page.index.keys.get(key, ()))) > 1 for page in pages)
 
 
 def _matches(pages: Sequence[ScoredPage], xpath: str) -> int:
