@@ -121,13 +121,13 @@ def element_steps(element: etree._Element) -> list[str]:
             continue
         steps.append(f"{tag}[@{name}={literal}]")
         if name == "class":
-            tokens = value.split()
-            if len(tokens) > 1:
-                steps.extend(
-                    f"{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {token} ')]"
-                    for token in dict.fromkeys(tokens)
-                    if "'" not in token
-                )
+            # Every token, even of a one-token class: the token step must select every
+            # element that carries the token, or the page index and XPath disagree.
+            steps.extend(
+                f"{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {token} ')]"
+                for token in dict.fromkeys(value.split())
+                if "'" not in token
+            )
     return steps
 
 
