@@ -50,10 +50,10 @@ class PageIndex:
         return [sum(1 for t in terms if t in keywords) if terms else 0 for terms in self.terms]
 
     def outermost(self, matches: Iterable[int]) -> list[int]:
-        """The matches that are not inside another match, in document order."""
+        """The matches (given in document order) that are not inside another match."""
         kept: list[int] = []
         last_end = -1
-        for i in sorted(matches):
+        for i in matches:
             if i > last_end:
                 kept.append(i)
                 last_end = self.end[i]
@@ -136,10 +136,10 @@ def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
     anchor_steps: list[list[str]] = []
     for i, element in enumerate(elements):
         tag = element.tag
-        own = [s for s in element_steps(element) if "contains(" not in s]
-        anchor_steps.append(own)
+        steps = element_steps(element) if element.attrib else []
+        anchor_steps.append([s for s in steps if "contains(" not in s])
         yield i, f"//{tag}"
-        for step in element_steps(element):
+        for step in steps:
             yield i, f"//{step}"
         # Anchored paths: //div[@id='story']/div/p for every attributed ancestor close by.
         path = tag

@@ -149,7 +149,14 @@ def rank(
         page = pages[k]
         wanted = candidate_nodes(page, candidates)
         keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
-    keys = {key for key in keys if not _scattered(pages, key)}
+    # With three pages or more, a description found on one page only is a per-page
+    # accident (an id with the article number): not worth scoring everywhere.
+    needed = 2 if len(pages) >= 3 else 1
+    keys = {
+        key
+        for key in keys
+        if sum(1 for page in pages if key in page.index.keys) >= needed and not _scattered(pages, key)
+    }
     ranked = [evaluate(pages, key, scoring) for key in keys]
     # Each sample page casts one vote: scores are shares of the page's best region,
     # so a long page does not outvote four short ones.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import accumulate
 from typing import Sequence
 
@@ -32,6 +33,18 @@ def boilerplate_subpatterns(
     excluded: list[list[bool]] = [[False] * len(p.n) for p in pages]
     chosen: list[str] = []
     inside = [_inside(page, region) for page, region in zip(pages, regions)]
+    # Where each candidate sits inside each page's region never changes while parts
+    # are cut; only the counts do.  Computed once: learning must stay well under 1 s.
+    placed: dict[str, list[list[int]]] = {}
+    for k, (page, region) in enumerate(zip(pages, regions)):
+        spans = [(node + 1, page.index.end[node] + 1) for node in region]
+        for key, nodes in page.index.keys.items():
+            if is_single_step(key):
+                # Key lists are in document order: bisect finds the part inside each region node.
+                within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
+                if within:
+                    placed.setdefault(key, [[] for _ in pages])[k] = page.index.outermost(within)
+    candidates = sorted(key for key, per_page in placed.items() if sum(1 for f in per_page if f) >= min(2, len(pages)))
     for _ in range(max_exclusions):
         sums = [_prefix_sums(page, mask) for page, mask in zip(pages, excluded)]
         base = [_region_total(page, region, s) for page, region, s in zip(pages, regions, sums)]
@@ -39,23 +52,15 @@ def boilerplate_subpatterns(
         if base_score <= 0:
             break
         best_gain, best_key = 0.0, None
-        keys = {
-            key
-            for page, ins in zip(pages, inside)
-            for key, nodes in page.index.keys.items()
-            if is_single_step(key) and any(ins[i] for i in nodes)
-        }
-        for key in sorted(keys):
+        for key in candidates:
             gain = 0.0
-            found_on = 0
             total_cut_x = total_cut_n = 0
-            for page, ins, s, (x, n) in zip(pages, inside, sums, base):
-                nodes = page.index.outermost(i for i in page.index.keys.get(key, ()) if ins[i])
+            for page, nodes, (prefix_x, prefix_n), (x, n) in zip(pages, placed[key], sums, base):
                 if not nodes:
                     continue
-                found_on += 1
-                cut_x = sum(s[0][page.index.end[i] + 1] - s[0][i] for i in nodes)
-                cut_n = sum(s[1][page.index.end[i] + 1] - s[1][i] for i in nodes)
+                end = page.index.end
+                cut_x = sum(prefix_x[end[i] + 1] - prefix_x[i] for i in nodes)
+                cut_n = sum(prefix_n[end[i] + 1] - prefix_n[i] for i in nodes)
                 total_cut_x += cut_x
                 total_cut_n += cut_n
                 gain += informativeness(x - cut_x, n - x - cut_n + cut_x, page.total_x, page.total_y)
@@ -63,16 +68,16 @@ def boilerplate_subpatterns(
             rest_x = sum(x for x, _ in base) - total_cut_x
             rest_n = sum(n for _, n in base) - total_cut_n
             sparse = rest_n > 0 and total_cut_x * rest_n <= MAX_CUT_DENSITY * rest_x * total_cut_n
-            if gain > best_gain and sparse and found_on >= min(2, len(pages)):
+            if gain > best_gain and sparse:
                 best_gain, best_key = gain, key
         if best_key is None or best_gain < MIN_GAIN * base_score:
             break
         chosen.append(best_key)
-        for page, ins, mask in zip(pages, inside, excluded):
-            for i in page.index.keys.get(best_key, ()):
-                if ins[i]:
-                    for j in range(i, page.index.end[i] + 1):
-                        mask[j] = True
+        candidates.remove(best_key)
+        for page, nodes, mask in zip(pages, placed[best_key], excluded):
+            for i in nodes:
+                for j in range(i, page.index.end[i] + 1):
+                    mask[j] = True
     return chosen
 
 
