@@ -130,14 +130,15 @@ def _parser() -> etree.HTMLParser:
 
 def page_title(root: lxml_html.HtmlElement) -> str:
     """The page's ``<title>``, or ``og:title``, whitespace-normalized ('' if none)."""
-    for value in (root.findtext("head/title"), _meta(root, "og:title")):
+    # .//title, not head/title: broken pages put their head elements in the body.
+    for value in (root.findtext(".//title"), _meta(root, "og:title")):
         if value and value.strip():
             return " ".join(value.split())
     return ""
 
 
 def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
-    for meta in root.iterfind("head/meta"):
+    for meta in root.iter("meta"):
         if meta.get("property") == name or meta.get("name") == name:
             return meta.get("content")
     return None
@@ -146,7 +147,7 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
 def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
     """The page's ``<meta name|property=... content=...>`` values, the first of each name."""
     tags: dict[str, str] = {}
-    for meta in root.iterfind("head/meta"):
+    for meta in root.iter("meta"):
         content = meta.get("content")
         if content and content.strip():
             for key in (meta.get("property"), meta.get("name")):
@@ -171,7 +172,7 @@ def meta_content(root: lxml_html.HtmlElement, *names: str) -> str:
 
 def canonical_url(root: lxml_html.HtmlElement) -> str | None:
     """The page's own URL from ``<link rel=canonical>`` or ``og:url``, if it states one."""
-    for link in root.iterfind("head/link"):
+    for link in root.iter("link"):
         if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
             return link.get("href")
     return meta_content(root, "og:url") or None

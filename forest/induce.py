@@ -97,7 +97,7 @@ class Inducer:
 
         notes = [f"skipped {n}: {r}" for n, r in skipped]
         if settings.ranking == "paper":
-            chosen = rank_paper(scored, candidates=settings.candidates)[: 1 + settings.max_alternates]
+            chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)[: 1 + settings.max_alternates]
             regions = [[page.index.outermost(page.index.keys.get(chosen[0].xpath, ()))] for page in scored]
             self.ranked_: list[Ranked] = []
         elif settings.ranking == "forest":

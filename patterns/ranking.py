@@ -210,7 +210,7 @@ def matches(index: PageIndex, xpath: str) -> list[int]:
     return index.keys.get(xpath, [])
 
 
-def rank_paper(pages: Sequence[ScoredPage], *, candidates: str = "ancestors") -> list[Pattern]:
+def rank_paper(pages: Sequence[ScoredPage], *, scoring: str = "jxu", candidates: str = "ancestors") -> list[Pattern]:
     """The paper's ranking, read literally: R(sp) = sum_k I(sp, d_k) x level(sp) x nbOcc(sp).
 
     A node is described by its tag and identifying attributes; the descriptions of
@@ -221,7 +221,7 @@ def rank_paper(pages: Sequence[ScoredPage], *, candidates: str = "ancestors") ->
     for k, page in enumerate(pages):
         index = page.index
         for i in candidate_nodes(page, candidates):
-            score = region_score(page, [i])
+            score = region_score(page, [i], scoring)
             merged.setdefault(_plain_step(index.elements[i]), {}).setdefault(k, []).append((i, score))
     patterns: list[Pattern] = []
     for step, per_page in merged.items():
