@@ -17,15 +17,16 @@ from forest.html import meta_content, page_title, parse_html
 from forest.model import Page
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
-from keywords.model import Keywords, Metadata
+from keywords.model import Metadata
 from keywords.tfidf import tfidf_keywords
 from keywords.tokenize import tokenize
-from patterns.dom import PageIndex, index_page
-from patterns.choose import choose, disagreements
+from patterns.choose import Choice, choose, disagreements
 from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page
 from patterns.model import Pattern
 from patterns.refine import boilerplate_subpatterns, core_step
+from patterns.dom import PageIndex, index_page
 from patterns.text import text_blocks
+
 
 @dataclass(frozen=True, slots=True)
 class LearnReport:
@@ -64,73 +65,35 @@ class Inducer:
         """
         settings = self.settings or Settings()
         site = site or next((p.site for p in pages if p.site), None) or "unknown"
-        names = [p.url or f"page {i + 1}" for i, p in enumerate(pages)]
-        skipped: list[tuple[str, str]] = []
-        parsed: list[tuple[str, PageIndex, Metadata | None]] = []
-        with_meta: list[tuple[HtmlElement, Metadata]] = []  # feed items' title/author/date -> field patterns
-        for name, page in zip(names, pages):
-            try:
-                root = parse_html(page.html, max_bytes=settings.max_page_bytes, source=name)
-            except ParseError as exc:
-                skipped.append((name, str(exc)))
-                continue
-            if page.meta is not None:
-                with_meta.append((root, page.meta))
-            meta = page.meta or Metadata(
-                title=page_title(root), summary=meta_content(root, "description", "og:description")
-            )
-            index = index_page(root.find("body"), paths=settings.candidates == "paths")
-            parsed.append((name, index, meta))
-        scored: list[ScoredPage] = []
-        used: list[str] = []
-        for (name, index, meta), keywords in zip(parsed, self._keywords(parsed, settings)):
-            headline = _headline(index, meta) if keywords.source != "tfidf" else frozenset()
-            page = score_page(index, keywords, ignore=headline)
-            if page.total_x == 0:
-                skipped.append((name, "no keyword occurs in the page's text"))
-                continue
-            scored.append(page)
-            used.append(name)
+        samples, skipped = _read(pages, settings)
+        scored, used = _score(samples, settings, skipped)
         if not scored:
             reasons = "; ".join(f"{n}: {r}" for n, r in skipped) or "no pages given"
             raise LearnError(f"no usable sample page for site {site!r} ({reasons})", site=site)
 
         notes = [f"skipped {n}: {r}" for n, r in skipped]
+        self.ranked_: list[Ranked] = []
         if settings.ranking == "paper":
-            chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)[: 1 + settings.max_alternates]
-            regions = [[page.index.outermost(page.index.keys.get(chosen[0].xpath, ()))] for page in scored]
-            self.ranked_: list[Ranked] = []
+            chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
+            chosen = chosen[: 1 + settings.max_alternates]
+            regions: list[list[int]] = [[] for _ in scored]  # @dfs patterns are not in the page index
+            exclusions: list[str] = []
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
-
             choice = choose(self.ranked_, len(scored), max_alternates=settings.max_alternates)
-            picked, assignment = choice.patterns, choice.assignment
-            chosen = [r.pattern for r in picked]
-            regions = [
-                [scored[k].index.outermost(matches(scored[k].index, picked[assignment[k]].pattern.xpath))]
-                if assignment[k] >= 0 else []
-                for k in range(len(scored))
-            ]
             notes.extend(disagreements(choice, used))
-            chosen = [
-                _with_core(pattern, [scored[k] for k in range(len(scored)) if assignment[k] == j],
-                           [regions[k][0] for k in range(len(scored)) if assignment[k] == j])
-                for j, pattern in enumerate(chosen)
-            ]
+            chosen, regions = _narrow(choice, scored)
+            explained = [k for k, region in enumerate(regions) if region]
+            exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
         else:
             raise ValueError(f"unknown ranking {settings.ranking!r}; use 'forest' or 'paper'")
         if not chosen or chosen[0].score <= 0:
             raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
 
-        exclusions: list[str] = []
-        if settings.ranking == "forest":
-            main_pages = [k for k in range(len(scored)) if regions[k] and regions[k][0]]
-            exclusions = boilerplate_subpatterns([scored[k] for k in main_pages], [regions[k][0] for k in main_pages])
-        template = _template_blocks(scored, regions)
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
-            template_blocks=template,
+            template_blocks=_template_blocks(scored, regions),
             exclusions=tuple(exclusions),
             variant={
                 "keywords": settings.keywords,
@@ -141,22 +104,74 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            fields=learn_fields(with_meta),
+            fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
         )
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
         return self
 
-    @staticmethod
-    def _keywords(parsed: Sequence[tuple[str, PageIndex, Metadata | None]], settings: Settings) -> list[Keywords]:
-        if settings.keywords == "tfidf":
-            texts = [" ".join(t for terms in index.terms for t in terms) for _, index, _ in parsed]
-            return tfidf_keywords(texts, k=settings.n_keywords) if texts else []
-        if settings.keywords in ("meta", "feed"):
-            return [
-                metadata_keywords(meta or Metadata(), k=settings.n_keywords, source=settings.keywords)
-                for _, _, meta in parsed
-            ]
+
+@dataclass(frozen=True, slots=True)
+class _Sample:
+    name: str
+    page: Page
+    root: HtmlElement
+    index: PageIndex
+    meta: Metadata  # the feed item's, else the page's own title and description
+
+
+def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], list[tuple[str, str]]]:
+    """Parse and index the sample pages; the unreadable ones are skipped with their reason."""
+    samples: list[_Sample] = []
+    skipped: list[tuple[str, str]] = []
+    for i, page in enumerate(pages):
+        name = page.url or f"page {i + 1}"
+        try:
+            root = parse_html(page.html, max_bytes=settings.max_page_bytes, source=name)
+        except ParseError as exc:
+            skipped.append((name, str(exc)))
+            continue
+        meta = page.meta or Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
+        index = index_page(root.find("body"), paths=settings.candidates == "paths")
+        samples.append(_Sample(name, page, root, index, meta))
+    return samples, skipped
+
+
+def _score(
+    samples: Sequence[_Sample], settings: Settings, skipped: list[tuple[str, str]]
+) -> tuple[list[ScoredPage], list[str]]:
+    """Keywords for every sample, counted in every subtree; pages without any are skipped."""
+    if settings.keywords == "tfidf":
+        texts = [" ".join(t for terms in sample.index.terms for t in terms) for sample in samples]
+        found = tfidf_keywords(texts, k=settings.n_keywords) if texts else []
+    elif settings.keywords in ("meta", "feed"):
+        found = [metadata_keywords(s.meta, k=settings.n_keywords, source=settings.keywords) for s in samples]
+    else:
         raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
+    scored: list[ScoredPage] = []
+    used: list[str] = []
+    for sample, keywords in zip(samples, found):
+        headline = _headline(sample.index, sample.meta) if keywords.source != "tfidf" else frozenset()
+        page = score_page(sample.index, keywords, ignore=headline)
+        if page.total_x == 0:
+            skipped.append((sample.name, "no keyword occurs in the page's text"))
+            continue
+        scored.append(page)
+        used.append(sample.name)
+    return scored, used
+
+
+def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]]]:
+    """The chosen patterns, each narrowed to its core, and each sample page's region
+    under the pattern that explains it (empty when none does)."""
+    regions = [
+        scored[k].index.outermost(matches(scored[k].index, choice.patterns[j].pattern.xpath)) if j >= 0 else []
+        for k, j in enumerate(choice.assignment)
+    ]
+    patterns = []
+    for j, ranked in enumerate(choice.patterns):
+        members = [k for k, a in enumerate(choice.assignment) if a == j]
+        patterns.append(_with_core(ranked.pattern, [scored[k] for k in members], [regions[k] for k in members]))
+    return patterns, regions
 
 
 def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
@@ -172,12 +187,12 @@ def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
     return frozenset(i for i, terms in enumerate(index.terms) if len(terms) >= 2 and title.issuperset(terms))
 
 
-def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[Sequence[int]]]) -> frozenset[str]:
+def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> frozenset[str]:
     """The text blocks found inside the article region of at least half the
     sample pages (and at least two): text that the template, not the author, wrote."""
     seen: Counter[str] = Counter()
     for page, region in zip(pages, regions):
-        nodes = [page.index.elements[i] for group in region for i in group]
+        nodes = [page.index.elements[i] for i in region]
         # Navigation blocks are dropped at extraction anyway; counting them would make
         # an article's headline "template" when sample pages link to it from a sidebar.
         seen.update({block.text for block in text_blocks(nodes) if not block.is_navigation})
