@@ -1,0 +1,156 @@
+"""Fitted scikit-learn models as plain arrays, and the small numpy predictors that read them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier
+
+KINDS = ("linear", "mlp", "trees")
+_ACTIVATIONS = ("identity", "logistic", "tanh", "relu")
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free logistic
+
+
+def _activate(name: str, z: np.ndarray) -> np.ndarray:
+    if name == "relu":
+        return np.maximum(z, 0.0)
+    if name == "tanh":
+        return np.tanh(z)
+    if name == "logistic":
+        return _sigmoid(z)
+    return z
+
+
+@dataclass(frozen=True)
+class Compact:
+    """A binary classifier as named numpy arrays plus JSON-safe settings.
+
+    Inputs are the dense feature columns and, optionally, the hashed token columns.
+    ``linear`` and ``mlp`` standardize the dense columns with ``mean``/``scale`` and use
+    every hashed column; ``trees`` use the raw dense columns and the hashed columns listed
+    in ``hashed_columns``, densified.
+    """
+
+    kind: str
+    arrays: dict[str, np.ndarray]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def proba(self, dense: np.ndarray, hashed: sp.csr_matrix | None) -> np.ndarray:
+        """P(positive class) of each row."""
+        a = self.arrays
+        if self.kind == "trees":
+            x = dense.astype(np.float64)
+            columns = a["hashed_columns"]
+            if hashed is not None and len(columns):
+                x = np.hstack([x, hashed[:, columns].toarray()])
+            return _trees(a, self.settings, x)
+        z = (dense.astype(np.float64) - a["mean"]) / a["scale"]
+        nd = z.shape[1]
+        if self.kind == "linear":
+            coef = a["coef"]
+            logit = z @ coef[:nd] + float(a["intercept"][0])
+            if hashed is not None:
+                logit = logit + hashed @ coef[nd:]
+            return _sigmoid(logit)
+        h = z
+        for k in range(int(self.settings["layers"])):
+            w, b = a[f"w{k}"], a[f"b{k}"]
+            out = h @ w[:nd] if k == 0 else h @ w
+            if k == 0 and hashed is not None:
+                out = out + hashed @ w[nd:]
+            h = out + b
+            if k < int(self.settings["layers"]) - 1:
+                h = _activate(str(self.settings["activation"]), h)
+        return _sigmoid(h[:, 0])
+
+
+def _trees(a: dict[str, np.ndarray], settings: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    feature, threshold = a["feature"].astype(np.intp), a["threshold"]
+    # children[2i] is node i's right child, children[2i + 1] its left: one gather per step.
+    children = np.stack([a["right"], a["left"]], axis=1).astype(np.intp).ravel()
+    n, width = x.shape
+    flat = np.ascontiguousarray(x).ravel()
+    offset = (np.arange(n, dtype=np.intp) * width)[:, None]
+    node = np.broadcast_to(a["roots"].astype(np.intp), (n, len(a["roots"]))).copy()
+    # Leaves point to themselves, so every tree can take max_depth steps in lockstep.
+    for _ in range(int(settings["max_depth"])):
+        go_left = flat[offset + feature[node]] <= threshold[node]
+        node = children[2 * node + go_left]
+    values = a["value"][node]
+    if settings["aggregate"] == "mean":
+        return np.asarray(values.mean(axis=1))
+    return np.asarray(_sigmoid(values.sum(axis=1) + float(settings["baseline"])))
+
+
+def compile_linear(model: LogisticRegression, mean: np.ndarray, scale: np.ndarray) -> Compact:
+    """A fitted binary logistic regression over standardized dense columns (+ raw hashed ones)."""
+    arrays = {"mean": mean, "scale": scale, "coef": model.coef_[0].astype(np.float64),
+              "intercept": np.asarray(model.intercept_, dtype=np.float64)}  # fmt: skip
+    return Compact("linear", arrays)
+
+
+def compile_mlp(model: MLPClassifier, mean: np.ndarray, scale: np.ndarray) -> Compact:
+    """A fitted binary MLP (logistic output unit)."""
+    if model.activation not in _ACTIVATIONS or model.out_activation_ != "logistic":
+        raise ValueError(f"cannot export an MLP with {model.activation}/{model.out_activation_} units")
+    arrays: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
+    for k, (w, b) in enumerate(zip(model.coefs_, model.intercepts_)):
+        arrays[f"w{k}"], arrays[f"b{k}"] = np.asarray(w, np.float64), np.asarray(b, np.float64)
+    return Compact("mlp", arrays, {"layers": len(model.coefs_), "activation": model.activation})
+
+
+def compile_trees(model: HistGradientBoostingClassifier | RandomForestClassifier, hashed_columns: np.ndarray) -> Compact:
+    """A fitted binary histogram gradient boosting or random forest, as one array per node field."""
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    if isinstance(model, HistGradientBoostingClassifier):
+        # scikit-learn keeps the boosted trees in private predictors; the tests compare our
+        # predictions with predict_proba, so a change of that layout cannot go unnoticed.
+        for (predictor,) in model._predictors:
+            n = predictor.nodes
+            leaf = n["is_leaf"].astype(bool)
+            if n["is_categorical"].any():
+                raise ValueError("categorical splits are not supported")
+            parts.append((leaf, n["feature_idx"], n["num_threshold"], n["left"], n["right"], n["value"]))
+        settings: dict[str, Any] = {"aggregate": "logit_sum", "baseline": float(np.ravel(model._baseline_prediction)[0])}
+        depth = max(int(p.nodes["depth"].max()) for (p,) in model._predictors)
+    elif isinstance(model, RandomForestClassifier):
+        for estimator in model.estimators_:
+            t = estimator.tree_
+            leaf = t.children_left < 0
+            counts = t.value[:, 0, :]
+            share = counts[:, 1] / np.maximum(counts.sum(axis=1), 1e-300)
+            parts.append((leaf, t.feature, t.threshold, t.children_left, t.children_right, share))
+        settings = {"aggregate": "mean"}
+        depth = max(int(e.tree_.max_depth) for e in model.estimators_)
+    else:
+        raise TypeError(f"cannot export {type(model).__name__}")
+    feature, threshold, left, right, value, roots = [], [], [], [], [], []
+    offset = 0
+    for leaf, feat, thr, lo, hi, val in parts:
+        m = len(leaf)
+        own = np.arange(offset, offset + m)
+        feature.append(np.where(leaf, 0, feat).astype(np.int32))
+        threshold.append(np.where(leaf, np.inf, thr).astype(np.float64))
+        left.append(np.where(leaf, own, np.asarray(lo) + offset).astype(np.int32))
+        right.append(np.where(leaf, own, np.asarray(hi) + offset).astype(np.int32))
+        value.append(np.where(leaf, val, 0.0).astype(np.float64))
+        roots.append(offset)
+        offset += m
+    arrays: dict[str, np.ndarray] = {
+        "feature": np.concatenate(feature),
+        "threshold": np.concatenate(threshold),
+        "left": np.concatenate(left),
+        "right": np.concatenate(right),
+        "value": np.concatenate(value),
+        "roots": np.asarray(roots, dtype=np.int32),
+        "hashed_columns": np.asarray(hashed_columns, dtype=np.int64),
+    }
+    return Compact("trees", arrays, {**settings, "max_depth": depth})

@@ -1,0 +1,310 @@
+"""Features of text blocks and tags, computed in one pass over the page with numpy (the thesis's Table 3.2, plus shallow text)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from lxml import etree
+from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.utils import murmurhash3_32
+
+from forest.classifier.blocks import PageTree
+from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
+
+# Bumped whenever a column changes meaning: a model file records the version it was trained on.
+FEATURE_VERSION = 1
+UNITS = ("blocks", "tags")
+GROUPS = ("node", "ancestors", "descendants", "text", "tokens")
+# The ablation of Table 3.4: each feature set adds one group to the previous one.
+FEATURE_SETS: dict[str, tuple[str, ...]] = {name: GROUPS[: i + 1] for i, name in enumerate(GROUPS)}
+# The thesis's depth of context: 5 ancestors, 5 levels of descendants.
+N_ANCESTORS = 5
+N_LEVELS = 5
+# 2**10 hashed class/id tokens: enough that the few hundred frequent ones ("nav", "comment",
+# "footer", "entry", "content"...) rarely collide, small enough for a compact linear model.
+N_HASH = 2**10
+# The tags common enough to deserve a column of their own; all others share "other".
+TAGS = tuple(
+    "a p div span li ul ol td tr th table tbody h1 h2 h3 h4 h5 h6 strong b em i br img form input "
+    "button label select option section article header footer nav aside main blockquote pre code "
+    "figure figcaption dl dt dd small time body center font".split()
+)
+_TAG_INDEX = {tag: i for i, tag in enumerate(TAGS)}
+N_TAGS = len(TAGS) + 1
+NODE_COLUMNS = (
+    "depth position sibling_share children chars words own_chars link_density page_share "
+    "class_len n_classes id_len n_tokens prose_share prose_density same_tag_siblings hidden microdata".split()
+)
+LEVEL_COLUMNS = "nodes children chars class_len n_classes id_len".split()
+# Prose: blocks of at least this many words with at most this link share (a sentence, not a menu or
+# a teaser link).  The share of the page's prose under an element is the readability-style signal
+# that finds the article's container on pages where many blocks look like prose in isolation.
+PROSE_WORDS = 10
+PROSE_LINK_SHARE = 0.3
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+
+def _identity(tokens: list[str]) -> list[str]:
+    return tokens
+
+
+def hasher(n_hash: int = N_HASH) -> HashingVectorizer:
+    """The hashing of token lists that :func:`hash_tokens` reproduces (binary, unsigned, unnormalized)."""
+    return HashingVectorizer(
+        n_features=n_hash, analyzer=_identity, alternate_sign=False, norm=None, binary=True, dtype=np.float32
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _column(token: str, n_hash: int) -> int:
+    # HashingVectorizer's column: |MurmurHash3_32(token, seed 0)| mod n (the same in every process).
+    return abs(murmurhash3_32(token, seed=0)) % n_hash
+
+
+def hash_tokens(docs: Sequence[Sequence[str]], n_hash: int = N_HASH) -> sp.csr_matrix:
+    """``hasher(n_hash).transform(docs)``, computed with cached token columns: 20x faster on a page,
+    whose few distinct class names repeat on hundreds of rows."""
+    indptr = [0]
+    indices: list[int] = []
+    for doc in docs:
+        columns = sorted({_column(t, n_hash) for t in doc})
+        indices.extend(columns)
+        indptr.append(len(indices))
+    data = np.ones(len(indices), dtype=np.float32)
+    return sp.csr_matrix((data, np.asarray(indices, dtype=np.int32), np.asarray(indptr)), shape=(len(docs), n_hash))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def attribute_tokens(value: str) -> tuple[str, ...]:
+    """Tokens of a class or id value, split on punctuation and camelCase, lower-cased, digits dropped.
+
+    ``"NavBar nav-bar post-1234"`` gives ``("nav", "bar", "nav", "bar", "post")``.
+    """
+    out: list[str] = []
+    for word in _SPLIT.split(value):
+        for part in _CAMEL.findall(word):
+            if not part.isdigit():
+                out.append(part.lower())
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """Feature rows of one or more pages: the dense groups side by side, and the hashed class/id tokens."""
+
+    dense: np.ndarray  # float32, columns laid out as in :func:`group_columns`
+    hashed: sp.csr_matrix  # float32, N_HASH (or the model's n_hash) columns
+    page: np.ndarray | None = None  # the page number of each row (rows of a page are consecutive)
+    # Blocks only: for the row's element and its 5 ancestors, the range [first, last] of the page's
+    # blocks inside that element (see forest.classifier.context).
+    spans: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.dense.shape[0])
+
+    def select(self, groups: Sequence[str]) -> tuple[np.ndarray, sp.csr_matrix | None]:
+        """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones."""
+        ranges = [np.arange(*group_columns()[g]) for g in groups if g != "tokens"]
+        columns = np.concatenate(ranges) if ranges else np.zeros(0, dtype=np.int64)
+        return self.dense[:, columns], (self.hashed if "tokens" in groups else None)
+
+    def take(self, index: np.ndarray) -> Features:
+        """The rows ``index``."""
+        pick = (lambda a: a[index] if a is not None else None)  # noqa: E731
+        return Features(self.dense[index], self.hashed[index], pick(self.page), pick(self.spans))
+
+    @staticmethod
+    def stack(parts: Sequence[Features]) -> Features:
+        """Rows of several pages, in order, numbered as pages 0, 1, ..."""
+        page = np.concatenate([np.full(len(p), i, dtype=np.int64) for i, p in enumerate(parts)]) if parts else None
+        spans = None
+        if parts and all(p.spans is not None for p in parts):
+            spans = np.concatenate([p.spans for p in parts])  # type: ignore[misc]
+        dense = np.vstack([p.dense for p in parts])
+        return Features(dense, sp.vstack([p.hashed for p in parts], format="csr"), page, spans)
+
+
+@functools.lru_cache(maxsize=1)
+def group_columns() -> dict[str, tuple[int, int]]:
+    """Column range ``[start, stop)`` of each dense group."""
+    sizes = {
+        "node": len(NODE_COLUMNS) + N_TAGS,
+        "ancestors": N_ANCESTORS * (len(NODE_COLUMNS) + N_TAGS),
+        "descendants": N_LEVELS * (len(LEVEL_COLUMNS) + N_TAGS),
+        "text": len(TEXT_COLUMNS),
+    }
+    ranges, start = {}, 0
+    for name, size in sizes.items():
+        ranges[name] = (start, start + size)
+        start += size
+    return ranges
+
+
+def feature_names() -> list[str]:
+    """Names of the dense columns, in order."""
+    node = NODE_COLUMNS + [f"tag={t}" for t in (*TAGS, "other")]
+    level = LEVEL_COLUMNS + [f"tag={t}" for t in (*TAGS, "other")]
+    return (
+        node
+        + [f"anc{k}.{c}" for k in range(1, N_ANCESTORS + 1) for c in node]
+        + [f"desc{k}.{c}" for k in range(1, N_LEVELS + 1) for c in level]
+        + [f"text.{c}" for c in TEXT_COLUMNS]
+    )
+
+
+def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
+    """Node features of every element (log-scaled counts), its level-aggregate base, and its class/id tokens."""
+    n = len(tree)
+    elements = tree.elements
+    classes = [e.get("class") or "" for e in elements]
+    ids = [e.get("id") or "" for e in elements]
+    # itemprop and role name an element's part as class and id do (schema.org headline, author...).
+    extra = [(e.get("itemprop") or "") + " " + (e.get("role") or "") if len(e.attrib) > 1 else "" for e in elements]
+    tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
+    hidden = np.fromiter((_is_hidden(e) for e in elements), dtype=np.float64, count=n)
+    microdata = np.fromiter((x.strip() != "" for x in extra), dtype=np.float64, count=n)
+    same_tag = _same_tag_siblings(tree)
+    prose = np.zeros(n)
+    for block, owner in zip(tree.blocks, tree.owner.tolist()):
+        text = block.text
+        if text.count(" ") + 1 >= PROSE_WORDS and block.link_chars <= PROSE_LINK_SHARE * len(text):
+            prose[owner] += len(text)
+    sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
+    chars, words, links, prose = sub_chars[:, 0], sub_chars[:, 1], sub_chars[:, 2], sub_chars[:, 3]
+    parent = np.maximum(tree.parent, 0)
+    siblings = np.maximum(tree.n_children[parent] - 1, 1)
+    class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
+    id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
+    n_classes = np.fromiter((len(c.split()) for c in classes), dtype=np.float64, count=n)
+    n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
+    log = np.log1p
+    numeric = np.stack(
+        [
+            tree.depth,
+            log(tree.position),
+            np.where(tree.parent >= 0, tree.position / siblings, 0.0),
+            log(tree.n_children),
+            log(chars),
+            log(words),
+            log(tree.own_chars),
+            links / np.maximum(chars, 1),
+            chars / max(chars[0], 1.0),
+            log(class_len),
+            n_classes,
+            log(id_len),
+            n_tokens,
+            prose / max(prose[0], 1.0),
+            prose / np.maximum(chars, 1.0),
+            np.log1p(same_tag),
+            hidden,
+            microdata,
+        ],
+        axis=1,
+    )
+    onehot = np.zeros((n, N_TAGS))
+    onehot[np.arange(n), [_TAG_INDEX.get(t, N_TAGS - 1) for t in tree.tags]] = 1.0
+    level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
+    return np.hstack([numeric, onehot]), level_base, tokens
+
+
+def _is_hidden(element: etree._Element) -> bool:
+    # Text a browser does not show: schema.org copies of the headline, screen-reader labels.
+    if not element.attrib:
+        return False
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+
+
+def _same_tag_siblings(tree: PageTree) -> np.ndarray:
+    """How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs)."""
+    counts: dict[tuple[int, str], int] = {}
+    keys = list(zip(tree.parent.tolist(), tree.tags))
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return np.fromiter((counts[k] - 1 for k in keys), dtype=np.float64, count=len(keys))
+
+
+def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
+    """Indices of the 1st..N_ANCESTORS-th ancestors of ``rows``; past the body, the body (the thesis's padding)."""
+    up = np.empty((len(rows), N_ANCESTORS), dtype=np.int64)
+    current = rows
+    parent = np.maximum(tree.parent, 0)
+    for k in range(N_ANCESTORS):
+        current = parent[current]
+        up[:, k] = current
+    return up
+
+
+def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per-level means of ``base`` over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level is empty)."""
+    n = len(tree)
+    children = sp.csr_matrix((np.ones(n - 1), (tree.parent[1:], np.arange(1, n))), shape=(n, n))
+    width = base.shape[1]
+    out = np.empty((len(rows), N_LEVELS * width))
+    level = base
+    for k in range(N_LEVELS):
+        # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only.
+        level = children @ level
+        mine = level[rows]
+        count = mine[:, :1]
+        out[:, k * width] = np.log1p(count[:, 0])
+        out[:, k * width + 1 : (k + 1) * width] = mine[:, 1:] / np.maximum(count, 1.0)
+    return out
+
+
+def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH) -> tuple[Features, np.ndarray]:
+    """Feature rows of one page and the element each row describes.
+
+    ``unit="blocks"``: one row per text block (``tree.blocks``), described by its owner element
+    and its own text.  ``unit="tags"``: one row per element with text, described by its subtree.
+    """
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    node, level_base, tokens = _node_matrix(tree)
+    spans = None
+    if unit == "blocks":
+        rows = tree.owner
+        text = block_text_features(tree)
+    else:
+        chars = tree.subtree_sums(tree.own_chars)
+        rows = np.flatnonzero(chars > 0)
+        text = tag_text_features(tree, rows, chars)
+    ancestors = _ancestors(tree, rows)
+    if unit == "blocks":
+        spans = _block_spans(tree, np.column_stack([rows, ancestors]))
+    levels = _descendant_levels(tree, level_base, rows)
+    dense = np.hstack([node[rows], node[ancestors].reshape(len(rows), -1), levels, text]).astype(np.float32)
+    # Many blocks share an element: hash each distinct element's tokens once.
+    distinct, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    docs = [list(tokens[r]) + [f"^{t}" for a in ancestors[i] for t in tokens[a]] for r, i in zip(distinct, first)]
+    page = np.zeros(len(rows), dtype=np.int64)
+    return Features(dense, hash_tokens(docs, n_hash)[inverse], page, spans), rows
+
+
+def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
+    """For each element of ``chain`` (rows x levels), the first and last block inside it.
+
+    A subtree's text is one stretch of the document, so its blocks are consecutive.
+    """
+    n, nb = len(tree), len(tree.blocks)
+    first = np.full(n, nb, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    index = np.arange(nb)
+    np.minimum.at(first, tree.owner, index)
+    np.maximum.at(last, tree.owner, index)
+    parent, depth = tree.parent, tree.depth
+    for level in range(int(depth.max(initial=0)), 0, -1):
+        rows = np.flatnonzero(depth == level)
+        np.minimum.at(first, parent[rows], first[rows])
+        np.maximum.at(last, parent[rows], last[rows])
+    return np.stack([first[chain], last[chain]], axis=2).astype(np.int32)

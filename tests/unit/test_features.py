@@ -1,0 +1,183 @@
+"""forest.classifier.blocks and .features: one walk, the same blocks as text_blocks, features by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from lxml import html as lxml_html
+
+from forest.classifier.blocks import walk
+from forest.classifier.features import (
+    GROUPS,
+    N_HASH,
+    NODE_COLUMNS,
+    TAGS,
+    attribute_tokens,
+    feature_names,
+    group_columns,
+    hash_tokens,
+    hasher,
+    page_features,
+)
+from forest.classifier.text import TEXT_COLUMNS
+from patterns.text import text_blocks
+
+PAGE = """<html><body>
+<div id="nav" class="TopNav main-menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="story">
+  <h1>Storm hits the coast</h1>
+  <p>The storm reached the coast on <b>Monday</b> night, said officials.</p>
+  <p>Read <a href="/more">more</a> here.</p>
+</div>
+Loose text in the body.
+<ul><li>one</li><li>two</li></ul>
+</body></html>"""
+
+
+def tree(page: str = PAGE, *, keep_pieces: bool = False):  # type: ignore[no-untyped-def]
+    return walk(lxml_html.document_fromstring(page).find("body"), keep_pieces=keep_pieces)
+
+
+def column(name: str) -> int:
+    return feature_names().index(name)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        PAGE,
+        "<html><body>text only</body></html>",
+        "<html><body><div>a<br>b<span>c<p>d</p>e</span></div><!-- x -->tail</body></html>",
+        "<html><body><a href='#'>link <b>bold</b></a> after<table><tr><td>cell</td></tr></table></body></html>",
+        "<html><body></body></html>",
+    ],
+    ids=["page", "text-only", "nested-inline", "links-and-table", "empty"],
+)
+def test_walk_gives_exactly_text_blocks(page: str) -> None:
+    body = lxml_html.document_fromstring(page).find("body")
+    assert walk(body).blocks == text_blocks([body])
+
+
+def test_walk_records_elements_and_owners() -> None:
+    t = tree()
+    assert t.tags[:3] == ["body", "div", "a"] and len(t) == len(t.tags) == 13
+    assert t.parent[0] == -1 and t.depth[0] == 0
+    assert [t.tags[int(o)] for o in t.owner] == ["div", "h1", "p", "p", "body", "li", "li"]
+    story = t.tags.index("div", 1 + t.tags.index("div"))
+    assert t.n_children[story] == 3 and t.depth[story] == 1 and t.position[story] == 1
+    assert t.own_chars[0] == len("Loose text in the body.")
+    assert t.own_link_chars[2] == t.own_chars[2] == len("Home")  # a link's text is its own
+    assert t.own_chars[1] == 0 and t.subtree_sums(t.own_link_chars)[1] == len("HomeNews")
+
+
+def test_pieces_attribute_text_to_its_element_and_block() -> None:
+    t = tree(keep_pieces=True)
+    b = t.tags.index("b")
+    assert (b, 2, "Monday") in t.pieces
+    assert (t.tags.index("b") - 1, 2, " night, said officials.") in t.pieces  # the tail belongs to the <p>
+
+
+def test_subtree_sums_and_end() -> None:
+    t = tree()
+    sums = t.subtree_sums(t.own_chars)
+    assert sums[0] == t.own_chars.sum()
+    end = t.subtree_end()
+    assert end[0] == len(t) - 1
+    story = 4
+    assert t.tags[story] == "div" and end[story] == story + 5  # h1, p, b, p, a
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("NavBar nav-bar post-1234", ("nav", "bar", "nav", "bar", "post")),
+        ("mainContent HTMLHeader", ("main", "content", "html", "header")),
+        ("", ()),
+        ("__x__ 42", ("x",)),
+    ],
+    ids=["camel-and-dash", "acronym", "empty", "digits"],
+)
+def test_attribute_tokens(value: str, expected: tuple[str, ...]) -> None:
+    assert attribute_tokens(value) == expected
+
+
+def test_hash_tokens_equals_hashing_vectorizer() -> None:
+    docs = [["nav", "bar", "nav"], [], ["^story", "entry", "x" * 40, "é"]]
+    assert (hash_tokens(docs, 64) != hasher(64).transform(docs)).nnz == 0
+
+
+def test_columns_cover_the_names_once() -> None:
+    ranges = group_columns()
+    assert list(ranges) == [g for g in GROUPS if g != "tokens"]
+    assert ranges["text"][1] == len(feature_names()) == len(set(feature_names()))
+
+
+def test_block_feature_shapes() -> None:
+    t = tree()
+    features, rows = page_features(t, "blocks")
+    assert features.dense.shape == (len(t.blocks), len(feature_names()))
+    assert features.hashed.shape == (len(t.blocks), N_HASH)
+    assert features.spans is not None and features.spans.shape == (len(t.blocks), 6, 2)
+    assert (rows == t.owner).all() and np.isfinite(features.dense).all()
+
+
+def test_tag_feature_rows_are_the_elements_with_text() -> None:
+    t = tree(keep_pieces=True)
+    features, rows = page_features(t, "tags")
+    assert len(features) == len(rows) == len(t)  # every element here has some text
+    assert features.spans is None
+    empty = tree("<html><body><div><img src='x'></div><p>text</p></body></html>", keep_pieces=True)
+    assert [empty.tags[r] for r in page_features(empty, "tags")[1]] == ["body", "p"]
+
+
+def test_block_features_by_hand() -> None:
+    t = tree()
+    x = page_features(t, "blocks")[0].dense
+    nav, paragraph, loose = 0, 2, 4
+    assert x[nav, column("text.link_density")] == pytest.approx(8 / 9)  # "Home News": the space is no link
+    assert x[paragraph, column("text.chars")] == pytest.approx(np.log1p(len(t.blocks[paragraph].text)))
+    assert x[paragraph, column("text.sentences")] == pytest.approx(np.log1p(1))
+    assert x[paragraph, column("text.ends_sentence")] == 1.0
+    assert x[paragraph, column("depth")] == 2 and x[paragraph, column("tag=p")] == 1.0
+    assert x[paragraph, column("anc1.tag=div")] == 1.0 and x[paragraph, column("anc2.tag=body")] == 1.0
+    # Past the body the ancestors are padded with the body (the thesis's padding).
+    assert x[loose, column("tag=body")] == 1.0 and x[loose, column("anc5.tag=body")] == 1.0
+    assert x[nav, column("class_len")] == pytest.approx(np.log1p(len("TopNav main-menu")))
+    assert x[nav, column("n_classes")] == 2 and x[nav, column("n_tokens")] == 5  # top nav main menu nav
+    assert x[paragraph, column("text.prev_words")] == pytest.approx(np.log1p(4))
+    assert x[nav, column("text.position")] == 0.0 and x[6, column("text.position")] == 1.0
+    # The <ul> below the body: 2 <li> children one level down, none two levels down.
+    ul = page_features(t, "tags")[0].dense[t.tags.index("ul")]  # every element has text: row i is element i
+    assert ul[column("desc1.nodes")] == pytest.approx(np.log1p(2)) and ul[column("desc2.nodes")] == 0.0
+    assert len(NODE_COLUMNS) + len(TAGS) + 1 == group_columns()["node"][1]
+    assert len(TEXT_COLUMNS) == group_columns()["text"][1] - group_columns()["text"][0]
+
+
+def test_hashed_tokens_of_own_and_ancestor_attributes() -> None:
+    t = tree()
+    hashed = page_features(t, "blocks")[0].hashed
+    own = set(hash_tokens([["story"]]).indices)
+    ancestor = set(hash_tokens([["^story"]]).indices)
+    paragraph = 2
+    assert ancestor <= set(hashed[paragraph].indices) and not own & set(hashed[paragraph].indices) - ancestor
+
+
+def test_block_spans_are_the_blocks_inside_each_ancestor() -> None:
+    t = tree()
+    spans = page_features(t, "blocks")[0].spans
+    assert spans is not None
+    heading = 1
+    assert spans[heading, 0].tolist() == [1, 1]  # the <h1> holds block 1
+    assert spans[heading, 1].tolist() == [1, 3]  # its story <div> holds blocks 1-3
+    assert spans[heading, 2].tolist() == [0, 6]  # the body holds them all
+
+
+def test_invisible_elements_and_their_subtrees() -> None:
+    from forest.classifier.blocks import invisible
+
+    t = tree(
+        "<html><body><div style='display: none'><p>a</p></div><p hidden>b</p>"
+        "<p aria-hidden='true'>c</p><p style='color:red'>d</p></body></html>"
+    )
+    assert [t.tags[i] for i in np.flatnonzero(invisible(t))] == ["div", "p", "p"]
+    assert invisible(t).tolist() == [False, True, True, True, False, False]
