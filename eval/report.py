@@ -146,6 +146,7 @@ _LEGEND_BASELINES = {
     "fulltext": "all visible text of the page body (the recall ceiling)",
     "description": "the feed item's summary, else the page's og:description / meta description (the paper's DESCRIPTION)",
     "cetr": "CETR-KM, tag ratios per line, smoothing and k-means (Weninger et al. 2010), reimplemented",
+    "classifier": "forest's per-block classifier alone (the shipped default model), no wrapper",
     "trafilatura": "trafilatura.extract, defaults, tables kept, comments dropped",
     "readability": "readability-lxml Document.summary()",
     "boilerpipe": "boilerpy3 ArticleExtractor (the paper's Boilerpipe)",

@@ -16,6 +16,7 @@ from eval import datasets, peers
 from eval.datasets import Sample
 from eval.forest_systems import SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_system
 from eval.protocol import Results, run, run_pages
+from eval.classifier_systems import Classifier
 from eval.systems import CETR, Description, FullText, System
 
 __all__ = [
@@ -42,7 +43,7 @@ SITE_DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1", "wceb2026")
 PAGE_DATASETS = ("scrapinghub", "cleaneval")
 # The learning curve of issue 3: k sample pages per site.
 CURVE_KS = (1, 2, 3, 5, 10)
-BASELINES = ("fulltext", "description", "cetr")
+BASELINES = ("fulltext", "description", "cetr", "classifier")
 # Names a --systems list may use for a whole group.
 GROUPS = ("all", "variants", "baselines", "peers")
 
@@ -65,7 +66,7 @@ def select_systems(spec: str | None) -> Selection:
     """Parse a comma-separated ``--systems`` value (names or groups, any case); None means all.
 
     Groups: ``all``, ``variants`` (forest and the paper's variants), ``baselines``
-    (fulltext, description, cetr) and ``peers`` (those installed).  A peer not installed
+    (fulltext, description, cetr, classifier) and ``peers`` (those installed).  A peer not installed
     is noted when it came from a group and refused when it was named.
 
     :raises ValueError: an unknown name, a named peer that is not installed, or nothing chosen.
@@ -106,7 +107,12 @@ def select_systems(spec: str | None) -> Selection:
 
 def make_systems(selection: Selection, *, page_level: bool = False) -> list[System]:
     """Fresh adapters for ``selection``; a page-level run gets one forest row, with no wrapper."""
-    baselines: dict[str, System] = {"fulltext": FullText(), "description": Description(), "cetr": CETR()}
+    baselines: dict[str, System] = {
+        "fulltext": FullText(),
+        "description": Description(),
+        "cetr": CETR(),
+        "classifier": Classifier(),
+    }
     forest: list[System] = []
     if page_level:
         forest = [single_page_system()] if selection.variants else []

@@ -519,3 +519,17 @@ def eval_(ctx: click.Context) -> Any:
 def bench(ctx: click.Context) -> Any:
     """Time extraction with a stored wrapper against lxml's parse, and learning a site (see --help)."""
     return _forward(ctx, "bench_command")
+
+
+# --- train (the block classifier; the command lives in forest/classifier/command.py) --
+
+
+@cli.command("train", context_settings=_FORWARD, add_help_option=False)
+@click.pass_context
+def train(ctx: click.Context) -> Any:
+    """Train the content/boilerplate classifier of text blocks on gold datasets (see --help)."""
+    import forest.classifier.command
+
+    command = forest.classifier.command.train_command
+    with command.make_context(ctx.info_name, list(ctx.args), parent=ctx.parent) as sub:
+        return command.invoke(sub)

@@ -7,6 +7,8 @@ from typing import Sequence
 
 from lxml import etree
 
+from forest.classifier.model import BlockPrediction, TagClassifier
+from forest.classifier.page import BOILERPLATE_THRESHOLD, load_default
 from forest.config import Settings
 from forest.fields import extract_fields
 from forest.html import drop_element, meta_content, page_title, parse_html
@@ -26,6 +28,12 @@ MIN_REGION_SHARE = 0.1
 # pattern now selects a container of the whole page (a redesign, another template).
 # Neutral on the site-level datasets between 5 and 8; 3 cost long articles.
 MAX_REGION_RATIO = 5
+# The classifier may prune at most this share of a wrapper region's text (see _prune).
+# Swept 0.3/0.5/0.7 at k=5: 0.5 kept wceb2026's product pages and most of the gain on
+# dragnet's comment threads.
+MAX_PRUNED_SHARE = 0.5
+# Fewer content words than this from the classifier alone is "found nothing".
+MIN_CLASSIFIED_WORDS = 20
 
 
 def extract(
@@ -36,16 +44,22 @@ def extract(
     settings: Settings | None = None,
     declared_charset: str | None = None,
     with_html: bool = True,
+    classifier: TagClassifier | None = None,
 ) -> Article:
     """Extract the article of ``data``, a page of ``wrapper.site``.
 
     The wrapper's patterns are tried in order; the first whose region is plausible
     (its size within the learned statistics of the pattern) wins (``method="wrapper"``).
-    When none is, FOREST scores the page alone, with the page's frequent content
-    words as keywords (``method="page"``, with a note saying why).
+    With a ``classifier``, blocks of that region it is sure are boilerplate are
+    dropped, and when no pattern fits it extracts the page alone
+    (``method="classifier"``).  Without one, or when it finds nothing, FOREST scores
+    the page alone, with the page's frequent content words as keywords
+    (``method="page"``).  A note says why the wrapper was not used.
 
     :param with_html: also serialize the article region as HTML (``Article.html``);
         callers that only want the text skip that cost.
+    :param classifier: the per-block classifier to blend in; by default the shipped
+        model when ``settings.blend`` is on (see :func:`forest.classifier.load_default`).
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
@@ -54,6 +68,10 @@ def extract(
     found = extract_fields(root, wrapper.fields if wrapper else {}, html=data)
     title = found["title"] or page_title(root)
     site = wrapper.site if wrapper else None
+    if classifier is None and settings.blend:
+        classifier = load_default()
+    # Classified before any part is cut: the features look at the whole page.
+    predictions = classifier.predict_blocks(root) if classifier is not None else None
     if wrapper is not None:
         if any("@dfs" in p.xpath for p in wrapper.patterns):
             _number_elements(root.find("body"))
@@ -63,20 +81,42 @@ def extract(
                 continue
             _cut(nodes, wrapper.exclusions)
             blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
+            if predictions is not None:
+                blocks = _prune(blocks, predictions)
             words = sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
             if _plausible(words, pattern.terms):
                 confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
                 html = _html(nodes) if with_html else ""
                 article = Article(url, site, title, _text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
                 return replace(article, author=found["author"], date=found["date"])
+    notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
+    if predictions is not None:
+        content = [p for p in predictions if p.is_content]
+        if sum(p.block.text.count(" ") + 1 for p in content) >= MIN_CLASSIFIED_WORDS:
+            text = "\n".join(p.block.text for p in content)
+            article = Article(url, site, title, text, "", None, "classifier", 0.5, notes=notes)
+            return replace(article, author=found["author"], date=found["date"])
     nodes = _best_single_page_region(root, settings)
     if not nodes:
         return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
-    notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
     html = _html(nodes) if with_html else ""
     text = _text(_clean(text_blocks(nodes), frozenset()))
     article = Article(url, site, title, text, html, None, "page", 0.3, notes=notes)
     return replace(article, author=found["author"], date=found["date"])
+
+
+def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block]:
+    """The region's blocks without those the classifier is sure are boilerplate.
+
+    When it would drop most of the region's text, the page is unlike what the
+    classifier was trained on (a product page, a listing) and the learned region is
+    trusted as it is.
+    """
+    dropped = {p.block.text for p in predictions if 1.0 - p.probability >= BOILERPLATE_THRESHOLD}
+    kept = [b for b in blocks if b.text not in dropped]
+    if sum(len(b.text) for b in kept) < (1 - MAX_PRUNED_SHARE) * sum(len(b.text) for b in blocks):
+        return list(blocks)
+    return kept
 
 
 def _plausible(words: int, median_words: int) -> bool:

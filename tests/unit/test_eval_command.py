@@ -113,10 +113,10 @@ def test_unknown_system_is_a_one_line_error(tiny: Path) -> None:
 
 def test_systems_accept_groups_and_any_case() -> None:
     chosen = suite.select_systems("FOREST,baselines")
-    assert chosen.variants == ("forest",) and chosen.baselines == ("fulltext", "description", "cetr")
+    assert chosen.variants == ("forest",) and chosen.baselines == ("fulltext", "description", "cetr", "classifier")
     assert chosen.peers == () and chosen.notes == ()
     everything = suite.select_systems(None)
-    assert len(everything.variants) == 7 and set(everything.peers) <= set(suite.peers.peer_names())
+    assert len(everything.variants) == 8 and set(everything.peers) <= set(suite.peers.peer_names())
 
 
 def test_eval_help_comes_from_the_real_command() -> None:

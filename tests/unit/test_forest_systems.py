@@ -86,7 +86,8 @@ def test_a_learn_error_leaves_no_wrapper_and_a_note(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(forest_systems, "Inducer", Refusing)
     site = pages("news.example", 3)
-    system = ForestSystem(VARIANTS[0])
+    wrapper_alone = next(v for v in VARIANTS if v.name == "forest-wrapper")
+    system = ForestSystem(wrapper_alone)
     system.fit([page for page, _ in site[:2]])
     assert system.wrapper_ is None and list(system.learn_errors) == ["news.example"]
     text = system.extract(site[2][0])  # the single-page fallback still extracts
