@@ -142,9 +142,9 @@ def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.argument("files", nargs=-1, required=True, metavar="FEED_URL | FILES...")
 @click.option("--site", callback=_non_empty, help="Site the pages belong to (default: the host of each page's canonical or og:url link, or of the feed's pages).")
 @click.option(
-    "--keywords", type=click.Choice(["tfidf", "meta", "feed", "auto"]),
+    "--keywords", type=click.Choice(["tfidf", "meta", "feed"]),
     help="Keyword source: tf-idf over the pages (default for files), each page's own title and description, "
-    "the feed items' metadata, or auto (default for a feed: tf-idf from 3 pages on, else the feed's).",
+    "the feed items' metadata (the default for a feed URL).",
 )
 @click.option("--pages", type=click.IntRange(min=1), help="Learn from at most this many of the files, or of the feed's pages (default 10).")
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
@@ -165,9 +165,9 @@ def learn(
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        _learn_url(files[0], site, keywords or "auto", pages, Settings(respect_robots=not ignore_robots))
+        _learn_url(files[0], site, keywords or "feed", pages, Settings(respect_robots=not ignore_robots))
         return
-    if keywords in ("feed", "auto"):
+    if keywords == "feed":
         raise click.UsageError(f"--keywords {keywords} needs a feed URL; files have no feed items")
     settings = Settings(keywords=keywords or "tfidf")
     chosen = list(files[:pages] if pages else files)
@@ -469,7 +469,7 @@ def demo() -> None:
         click.echo(f"serving {example.directory} at {server.base_url} (its feed leaves out {example.held_out.name})")
         click.echo()
         click.echo(f"$ forest learn --site {example.site} {server.feed_url}")
-        _learn_url(server.feed_url, example.site, "auto", None, settings)
+        _learn_url(server.feed_url, example.site, "feed", None, settings)
         click.echo()
         click.echo(f"$ forest extract --site {example.site} {server.held_out_url}")
         with _open_store() as store:
