@@ -11,11 +11,9 @@ from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import BOILERPLATE_THRESHOLD, load_default
 from forest.config import Settings
 from forest.fields import extract_fields
-from forest.html import drop_element, meta_content, page_title, parse_html
+from forest.html import drop_element, page_title, parse_html
 from forest.model import Article
 from forest.wrapper import Wrapper
-from keywords.meta import metadata_keywords
-from keywords.model import Metadata
 from keywords.tfidf import tfidf_keywords
 from patterns.dom import index_page
 from patterns.ranking import candidate_nodes, region_score, score_page

@@ -32,7 +32,6 @@ def boilerplate_subpatterns(
     """
     excluded: list[list[bool]] = [[False] * len(p.n) for p in pages]
     chosen: list[str] = []
-    inside = [_inside(page, region) for page, region in zip(pages, regions)]
     # Where each candidate sits inside each page's region never changes while parts
     # are cut; only the counts do.  Computed once: learning must stay well under 1 s.
     placed: dict[str, list[list[int]]] = {}
