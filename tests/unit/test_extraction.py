@@ -1,0 +1,87 @@
+"""Extraction with a wrapper: plausibility, drift, and the classifier blend (with a stub classifier)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from forest.config import Settings
+from forest.extraction import extract
+from forest.induce import Inducer
+from forest.model import Page
+from patterns.text import Block, text_blocks
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_induce import ARTICLES, story_page  # noqa: E402
+
+WRAPPER_ALONE = Settings(blend=False)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    block: Block
+    element: etree._Element
+    probability: float
+    is_content: bool
+
+
+class StubClassifier:
+    """Says every block whose text contains one of ``boilerplate`` is boilerplate."""
+
+    def __init__(self, *boilerplate: str) -> None:
+        self.boilerplate = boilerplate
+
+    def predict_blocks(self, root: etree._Element) -> list[Prediction]:
+        body = root.find("body")
+        predictions = []
+        for block in text_blocks([body]):
+            noise = any(word in block.text for word in self.boilerplate)
+            predictions.append(Prediction(block, body, 0.0 if noise else 1.0, not noise))
+        return predictions
+
+
+@pytest.fixture(scope="module")
+def wrapper():  # type: ignore[no-untyped-def]
+    pages = [Page(story_page(i), url=f"http://courier.test/{i}") for i in range(5)]
+    return Inducer(WRAPPER_ALONE).fit(pages, site="courier.test").wrapper_
+
+
+def test_the_classifier_prunes_boilerplate_inside_the_region(wrapper) -> None:  # type: ignore[no-untyped-def]
+    alone = extract(wrapper, story_page(5), settings=WRAPPER_ALONE)
+    assert ARTICLES[5][1][2] in alone.text
+    blended = extract(wrapper, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("publish"))
+    assert blended.method == "wrapper"
+    assert ARTICLES[5][1][2] not in blended.text and ARTICLES[5][1][0] in blended.text
+
+
+def test_a_classifier_that_would_drop_most_of_the_region_is_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
+    blended = extract(wrapper, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("e"))
+    assert blended.method == "wrapper"
+    assert all(sentence in blended.text for sentence in ARTICLES[5][1])
+
+
+def test_a_page_no_pattern_fits_goes_to_the_classifier(wrapper) -> None:  # type: ignore[no-untyped-def]
+    page = story_page(5, template="b")
+    article = extract(wrapper, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright", "Home"))
+    assert article.method == "classifier" and article.notes
+    assert ARTICLES[5][1][1] in article.text and "Copyright" not in article.text
+
+
+def test_without_a_classifier_the_page_alone_is_scored(wrapper) -> None:  # type: ignore[no-untyped-def]
+    article = extract(wrapper, story_page(5, template="b"), settings=WRAPPER_ALONE)
+    assert article.method == "page"
+    assert ARTICLES[5][1][1] in article.text
+
+
+def test_a_match_far_larger_than_the_learned_regions_is_drift(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # The sample regions held about 50 words; this page's region holds about 450.
+    padded = story_page(5).replace("</p>", " " + "word " * 400 + "</p>", 1)
+    drifted = extract(wrapper, padded, settings=WRAPPER_ALONE)
+    assert drifted.method == "page" and "learned region sizes" in drifted.notes[0]
+    main = wrapper.patterns[0]
+    longer = replace(wrapper, patterns=(replace(main, terms=200),))  # had the samples been longer
+    assert extract(longer, padded, settings=WRAPPER_ALONE).method == "wrapper"
