@@ -8,7 +8,7 @@ from typing import Sequence
 from lxml import etree
 
 from forest.classifier.model import BlockPrediction, TagClassifier
-from forest.classifier.page import BOILERPLATE_THRESHOLD, load_default
+from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.fields import extract_fields
 from forest.html import drop_element, page_title, parse_html
@@ -104,13 +104,16 @@ def extract(
 
 
 def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block]:
-    """The region's blocks without those the classifier is sure are boilerplate.
+    """The region's blocks without those the classifier labels boilerplate.
 
-    When it would drop most of the region's text, the page is unlike what the
+    Its own labels, not only its surest ones: inside a region the wrapper already
+    chose, its mistakes cost less, and at k=5 its labels beat a 0.9 threshold on every
+    site-level dataset (cleanportaleval 0.900 -> 0.907, dragnet 0.844 -> 0.855,
+    wceb2026 0.576 -> 0.608).  When it would drop most of the region's text, the page is unlike what the
     classifier was trained on (a product page, a listing) and the learned region is
     trusted as it is.
     """
-    dropped = {p.block.text for p in predictions if 1.0 - p.probability >= BOILERPLATE_THRESHOLD}
+    dropped = {p.block.text for p in predictions if not p.is_content}
     kept = [b for b in blocks if b.text not in dropped]
     if sum(len(b.text) for b in kept) < (1 - MAX_PRUNED_SHARE) * sum(len(b.text) for b in blocks):
         return list(blocks)
