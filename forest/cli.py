@@ -109,7 +109,8 @@ def _progress(items: Sequence[T], label: str) -> contextlib.AbstractContextManag
 
 def _read(path: str) -> bytes:
     if path == "-":
-        return click.get_binary_stream("stdin").read()
+        # sys.stdin.buffer, not click.get_binary_stream: click 8.5 deprecates the latter.
+        return sys.stdin.buffer.read()
     with open(path, "rb") as file:
         return file.read()
 
