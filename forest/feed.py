@@ -16,6 +16,7 @@ import feedparser
 from lxml import etree, html as lxml_html
 
 from forest.errors import FeedError
+from keywords.model import Metadata
 
 LOGGER = logging.getLogger(__name__)
 
@@ -43,18 +44,15 @@ _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]
 
 @dataclass(frozen=True, slots=True)
 class FeedItem:
-    """One feed entry: where its page is and what the feed says about it.
+    """One feed entry: where its page is, and what the feed says about it as the
+    :class:`keywords.Metadata` that keyword selection and field learning read.
 
-    ``published`` is ISO 8601 in UTC (``2024-04-16T09:15:00+00:00``) when the feed's
-    date could be read, else the feed's own text ('' if none).
+    ``meta.published`` is ISO 8601 in UTC (``2024-04-16T09:15:00+00:00``) when the
+    feed's date could be read, else the feed's own text ('' if none).
     """
 
     link: str
-    title: str = ""
-    summary: str = ""
-    tags: tuple[str, ...] = ()
-    author: str = ""
-    published: str = ""
+    meta: Metadata = Metadata()
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +159,14 @@ def _item(entry: dict[str, Any], feed_url: str) -> FeedItem | None:
     raw = entry.get("author")
     author = _author_name(raw) if isinstance(raw, str) and raw.strip() else (
         detail.get("name") if isinstance(detail, Mapping) else None) or ""
-    return FeedItem(
-        link=link,
+    meta = Metadata(
         title=_text(str(entry.get("title") or "")),
         summary=_text(str(entry.get("summary") or "")),
         tags=tuple(t for t in tags if t),
         author=_text(str(author)),
         published=_date(entry),
     )
+    return FeedItem(link=link, meta=meta)
 
 
 def _link(entry: dict[str, Any], feed_url: str) -> str | None:

@@ -21,7 +21,6 @@ from forest.html import decode
 from forest.induce import Inducer
 from forest.model import Article, Page
 from forest.wrapper import Wrapper
-from keywords.model import Metadata
 
 if TYPE_CHECKING:
     from store import WrapperStore
@@ -251,9 +250,7 @@ def _learn(
         except ParseError as exc:
             skipped.append((response.final_url, _reason(str(exc), response.final_url)))
             continue
-        meta = Metadata(title=item.title, summary=item.summary, tags=item.tags, author=item.author,
-                        published=item.published)
-        pages.append(Page(html, url=response.final_url, site=site, meta=meta))
+        pages.append(Page(html, url=response.final_url, site=site, meta=item.meta))
     if not pages:
         reasons = "; ".join(f"{u}: {r}" for u, r in skipped[:5])
         raise LearnError(f"no usable page among the items of {feed.url} ({reasons})", site=site)

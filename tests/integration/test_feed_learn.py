@@ -69,7 +69,7 @@ def test_new_page_by_url_gives_the_article_and_the_feeds_title_author_and_date(
     article = extract_url(gazette.url(new.path), store=store, settings=fast)
     assert article.method == "wrapper"
     assert token_f1(article.text, new.text) >= 0.95
-    assert (article.title, article.author, article.date) == (item.title, item.author, item.published)
+    assert (article.title, article.author, article.date) == (item.meta.title, item.meta.author, item.meta.published)
     assert store.sites()[0].pages_extracted == 1 and store.sites()[0].misses == 0
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from forest.errors import FeedError
 from forest.feed import FeedItem, check_no_entities, discover_feed, looks_like_html, parse_feed
+from keywords.model import Metadata
 
 FEEDS = Path(__file__).resolve().parent.parent / "data" / "feeds"
 
@@ -23,11 +24,13 @@ def test_rss2_items_have_their_metadata() -> None:
     first = parse("rss2.xml")[0]
     assert first == FeedItem(
         link="https://feeds.example/2024/bridge.html",
-        title="Bridge reopens after repairs",
-        summary="The old bridge is open again.",
-        tags=("Local", "Transport"),
-        author="Ana Lima",
-        published="2024-04-16T07:15:00+00:00",  # 09:15 +0200, in UTC
+        meta=Metadata(
+            title="Bridge reopens after repairs",
+            summary="The old bridge is open again.",
+            tags=("Local", "Transport"),
+            author="Ana Lima",
+            published="2024-04-16T07:15:00+00:00",  # 09:15 +0200, in UTC
+        ),
     )
 
 
@@ -37,24 +40,25 @@ def test_rss2_relative_links_resolve_against_the_feed_url() -> None:
 
 
 def test_rss2_guid_permalink_is_a_link_and_items_without_links_are_dropped() -> None:
-    titles = [item.title for item in parse("rss2.xml")]
+    titles = [item.meta.title for item in parse("rss2.xml")]
     assert "Guid only" in titles and "No link at all" not in titles
 
 
 def test_dc_creator_is_the_author() -> None:
-    assert parse("rss2.xml")[1].author == "Bo Chen"
+    assert parse("rss2.xml")[1].meta.author == "Bo Chen"
 
 
 def test_atom_entry_uses_xml_base_alternate_link_and_published_date() -> None:
     (item,) = parse("atom.xml")
     assert item.link == "https://blog.example/posts/gardens.html"
-    assert (item.title, item.author, item.published) == ("Notes on gardens", "Cleo Park", "2024-04-16T09:15:00+00:00")
-    assert item.tags == ("Gardening",)
+    assert (item.meta.title, item.meta.author, item.meta.published) == (
+        "Notes on gardens", "Cleo Park", "2024-04-16T09:15:00+00:00")
+    assert item.meta.tags == ("Gardening",)
 
 
 def test_rss1_rdf_feed() -> None:
     (item,) = parse("rss1.xml")
-    assert (item.link, item.author, item.published) == (
+    assert (item.link, item.meta.author, item.meta.published) == (
         "https://old.example/a.html", "Dee Ray", "2024-04-16T09:15:00+00:00")
 
 
@@ -65,7 +69,7 @@ def test_rss091_with_a_netscape_doctype_is_read() -> None:
 def test_a_malformed_feed_with_entries_is_used_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="forest.feed"):
         items = parse("malformed.xml")
-    assert items[0].title == "Fish & chips"
+    assert items[0].meta.title == "Fish & chips"
     assert "malformed feed" in caplog.text
 
 
