@@ -75,7 +75,7 @@ def _command_line(params: dict[str, Any]) -> str:
     for option, default in (("systems", None), ("k", 5), ("seed", 0), ("min_pages", 6), ("min_coverage", None)):
         if params[option] != default:
             parts += [f"--{option.replace('_', '-')}", str(params[option])]
-    for flag in ("curve", "per_site"):
+    for flag in ("curve", "per_site", "block_table"):
         if params[flag]:
             parts.append(f"--{flag.replace('_', '-')}")
     if params["markdown"] is not None:
@@ -114,6 +114,11 @@ def _command_line(params: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object instead of tables.")
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Also write a Markdown results page here.")
 @click.option("--per-site", is_flag=True, help="Add a site x system F1 table per dataset.")
+@click.option(
+    "--block-table", is_flag=True,
+    help="Also cross-validate the block classifier's models x feature sets on cleaneval and dragnet, "
+    "text blocks and all tags (the thesis's Table 3.4; about an hour on one core).",
+)
 def eval_command(**params: Any) -> None:
     """Score forest, the FOREST paper's variants, baselines and peer extractors side by side on gold datasets.
 
@@ -155,6 +160,12 @@ def eval_command(**params: Any) -> None:
                 )
             runs.append(result)
             del samples  # the next dataset need not share memory with this one
+    block_table: tuple[Any, ...] = ()
+    if params["block_table"]:
+        from forest.classifier.report import table
+
+        _status("block classifier: models x feature sets ...")
+        block_table = tuple(table(progress=_status))
     notes = list(selection.notes)
     result_suite = suite.Suite(
         command=_command_line(params),
@@ -163,6 +174,7 @@ def eval_command(**params: Any) -> None:
         notes=tuple(notes),
         seconds=time.perf_counter() - started,
         peak_memory_mb=suite.peak_memory_mb(),
+        block_table=block_table,
     )
     if params["as_json"]:
         click.echo(json.dumps(report.suite_dict(result_suite), ensure_ascii=False, indent=2))

@@ -10,6 +10,7 @@ from eval.forest_systems import SINGLE_PAGE, VARIANTS
 from eval.peers import peer_names
 from eval.protocol import Results, Summary
 from eval.suite import DatasetResult, Suite
+from forest.classifier.report import TABLE_CAPTION, table_rows
 
 __all__ = ["markdown", "suite_dict", "suite_markdown", "suite_text", "text", "to_dict"]
 
@@ -223,6 +224,8 @@ def suite_text(suite: Suite, *, per_site: bool = False) -> str:
             lines += ["", "learning curve: F1 mean over pages (mean over sites)", *_align(*_curve_table(run))]
         verdict = _verdict(run)
         lines += [""] + ([verdict] if verdict else []) + [f"note: {note}" for note in run.notes] + [""]
+    if suite.block_table:
+        lines += ["== block classifier: models x feature sets (Table 3.4)", *_align(*table_rows(suite.block_table)), ""]
     lines += [f"note: {note}" for note in suite.notes]
     lines.append(_footer(suite))
     return "\n".join(lines) + "\n"
@@ -283,6 +286,9 @@ def suite_markdown(suite: Suite, *, per_site: bool = False) -> str:
             lines += ["Learning curve: F1 mean over pages (mean over sites in parentheses).", ""]
             lines += [*_markdown_table(*_curve_table(run)), ""]
         lines += [f"- {note}" for note in run.notes] + ([""] if run.notes else [])
+    if suite.block_table:
+        lines += ["## Block classifier: models x feature sets (the thesis's Table 3.4)", "", TABLE_CAPTION, ""]
+        lines += [*_markdown_table(*table_rows(suite.block_table)), ""]
     if suite.notes:
         lines += ["## Notes", "", *(f"- {note}" for note in suite.notes), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -296,6 +302,7 @@ def suite_dict(suite: Suite) -> dict[str, Any]:
         "seconds": suite.seconds,
         "peak_memory_mb": suite.peak_memory_mb,
         "notes": list(suite.notes),
+        "block_table": [asdict(cell) for cell in suite.block_table],
         "datasets": [
             {
                 "name": run.name,

@@ -18,6 +18,7 @@ from eval.forest_systems import SINGLE_PAGE, VARIANTS, ForestSystem, forest_syst
 from eval.protocol import Results, run, run_pages
 from eval.classifier_systems import Classifier
 from eval.systems import CETR, Description, FullText, System
+from forest.classifier.report import Cell
 
 __all__ = [
     "CURVE_KS",
@@ -295,3 +296,5 @@ class Suite:
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
     peak_memory_mb: float | None = None
+    # The block classifier's models x feature sets grid (``--block-table``), when it was run.
+    block_table: tuple[Cell, ...] = ()

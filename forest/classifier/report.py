@@ -10,7 +10,7 @@ import copy
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,12 +63,21 @@ def table_pages(name: str, n_pages: int = TABLE_PAGES, seed: int = 0) -> list[Sa
     return chosen
 
 
-def table(datasets: Sequence[str] = TABLE_DATASETS, *, n_pages: int = TABLE_PAGES) -> list[Cell]:
-    """Every model x feature set x unit on each dataset, by grouped cross-validation."""
+def table(
+    datasets: Sequence[str] = TABLE_DATASETS,
+    *,
+    n_pages: int = TABLE_PAGES,
+    progress: Callable[[str], None] | None = _say,
+) -> list[Cell]:
+    """Every model x feature set x unit on each dataset, by grouped cross-validation.
+
+    :param progress: called with a line per dataset and per cell (``None``: silent).
+    """
+    say = progress or (lambda message: None)
     cells = []
     for name in datasets:
         pages = featurize(table_pages(name, n_pages), UNITS)
-        _say(f"{name}: {len(pages)} pages")
+        say(f"{name}: {len(pages)} pages")
         for unit in UNITS:
             for model in MODELS:
                 for set_name, groups in FEATURE_SETS.items():
@@ -77,7 +86,7 @@ def table(datasets: Sequence[str] = TABLE_DATASETS, *, n_pages: int = TABLE_PAGE
                                                params=TABLE_PARAMS[model])  # fmt: skip
                     cv = cross_validate(classifier, pages, folds=TABLE_FOLDS)
                     cell = Cell(name, unit, model, set_name, cv.row_f1, cv.page_f1, time.perf_counter() - start)
-                    _say(f"  {unit} {model} {set_name}: F1 {cv.row_f1:.3f} ({cell.seconds:.0f} s)")
+                    say(f"  {unit} {model} {set_name}: F1 {cv.row_f1:.3f} ({cell.seconds:.0f} s)")
                     cells.append(cell)
     return cells
 
@@ -107,17 +116,34 @@ def stacked_markdown(cells: Sequence[Cell]) -> str:
     return "\n".join(lines)
 
 
-def table_markdown(cells: Sequence[Cell]) -> str:
-    """Table 3.4's layout: a block of rows per dataset and unit, a column per model."""
-    lines = ["| dataset (unit) | features | " + " | ".join(MODELS) + " |", "|---|---|" + "---|" * len(MODELS)]
+def table_rows(cells: Sequence[Cell]) -> tuple[list[str], list[list[str]]]:
+    """Table 3.4's layout as a header and rows: a block of rows per dataset and unit, a column per model."""
+    header = ["dataset (unit)", "features", *MODELS]
+    body = []
     for dataset in dict.fromkeys(c.dataset for c in cells):
         for unit in UNITS:
             for set_name in FEATURE_SETS:
                 row = {c.model: c for c in cells if (c.dataset, c.unit, c.features) == (dataset, unit, set_name)}
                 if row:
-                    values = " | ".join(f"{100 * row[m].f1:.1f}" if m in row else "" for m in MODELS)
-                    lines.append(f"| {dataset} ({unit}) | {SET_NAMES[set_name]} | {values} |")
+                    values = [f"{100 * row[m].f1:.1f}" if m in row else "" for m in MODELS]
+                    body.append([f"{dataset} ({unit})", SET_NAMES[set_name], *values])
+    return header, body
+
+
+def table_markdown(cells: Sequence[Cell]) -> str:
+    """The table as Markdown (see :func:`table_rows`)."""
+    header, body = table_rows(cells)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines)
+
+
+TABLE_CAPTION = (
+    f"Block-level F1 (x100) of the content class, pooled over {TABLE_FOLDS} folds grouped by site, on "
+    f"{TABLE_PAGES} pages (whole sites) per dataset; each fit sees at most {TABLE_ROWS:,} rows. Feature sets "
+    "are cumulative, top to bottom. Unit: text blocks (what forest classifies) or all tags (every element, "
+    "as in the thesis). Learners keep scikit-learn's defaults (gbt: 100 iterations)."
+)
 
 
 def page_level(classifier: TagClassifier | None = None) -> str:

@@ -152,3 +152,29 @@ def test_eval_runs_on_a_shared_dataset() -> None:
     systems = {s["system"]: s for s in json.loads(result.stdout)["datasets"][0]["results"]["systems"]}
     assert systems["forest"]["pages"] == systems["fulltext"]["pages"] > 40
     assert systems["forest"]["f1"] > systems["fulltext"]["f1"]
+
+
+def test_block_table_joins_the_results_page(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real grid cross-validates 240 models (about an hour); its layout is what is checked here.
+    from forest.classifier import report as classifier_report
+
+    cells = [
+        classifier_report.Cell("cleaneval", unit, model, features, f1, None, 0.1)
+        for unit, model, features, f1 in [
+            ("blocks", "logreg", "node", 0.5), ("blocks", "gbt", "node", 0.75), ("blocks", "gbt", "tokens", 0.875),
+            ("tags", "gbt", "node", 0.25),
+        ]
+    ]
+    calls = []
+    monkeypatch.setattr(classifier_report, "table", lambda **kwargs: calls.append(kwargs) or cells)
+    page = tmp_path / "results.md"
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "fulltext", "--block-table", "--markdown", page)
+    assert result.exit_code == 0, result.output
+    assert len(calls) == 1
+    text = page.read_text(encoding="utf-8")
+    assert "--block-table" in text.split("```sh\n", 1)[1].split("\n", 1)[0]
+    section = text.split("## Block classifier", 1)[1]
+    assert "| cleaneval (blocks) | node | 50.0 |  | 75.0 |  |" in section
+    assert "| cleaneval (blocks) | +class/id tokens |  |  | 87.5 |  |" in section
+    assert "| cleaneval (tags) | node |  |  | 25.0 |  |" in section
+    assert "block classifier: models x feature sets" in result.stdout
