@@ -48,11 +48,12 @@ def extract(
 
     The wrapper's patterns are tried in order; the first whose region is plausible
     (its size within the learned statistics of the pattern) wins (``method="wrapper"``).
-    With a ``classifier``, blocks of that region it is sure are boilerplate are
+    With a ``classifier``, the blocks of that region it labels boilerplate are
     dropped, and when no pattern fits it extracts the page alone
-    (``method="classifier"``).  Without one, or when it finds nothing, FOREST scores
-    the page alone, with the page's frequent content words as keywords
-    (``method="page"``).  A note says why the wrapper was not used.
+    (``method="classifier"``).  Without one, when it finds nothing, or when it would
+    reject most of a region FOREST finds on the page alone and the site's statistics
+    find plausible, that region is the article (``method="page"``; FOREST with the
+    page's frequent content words as keywords).  A note says why the wrapper was not used.
 
     :param with_html: also serialize the article region as HTML (``Article.html``);
         callers that only want the text skip that cost.
@@ -80,43 +81,63 @@ def extract(
             _cut(nodes, wrapper.exclusions)
             blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
             if predictions is not None:
-                blocks = _prune(blocks, predictions)
-            words = sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
+                blocks = _prune(blocks, predictions) or blocks
+            words = _words(blocks)
             if _plausible(words, pattern.terms):
                 confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
                 html = _html(nodes) if with_html else ""
                 article = Article(url, site, title, _text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
                 return replace(article, author=found["author"], date=found["date"])
     notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
-    if predictions is not None:
-        content = [p for p in predictions if p.is_content]
-        if sum(p.block.text.count(" ") + 1 for p in content) >= MIN_CLASSIFIED_WORDS:
-            text = "\n".join(p.block.text for p in content)
-            article = Article(url, site, title, text, "", None, "classifier", 0.5, notes=notes)
+    # The single-page region costs a J x U pass: found only when it can change the outcome.
+    region, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
+    if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
+        content = [p.block for p in predictions if p.is_content]
+        if _words(content) >= MIN_CLASSIFIED_WORDS:
+            article = Article(url, site, title, _text(content), "", None, "classifier", 0.5, notes=notes)
             return replace(article, author=found["author"], date=found["date"])
-    nodes = _best_single_page_region(root, settings)
-    if not nodes:
+        if wrapper is None:
+            region, blocks = _single_page(root, settings)
+    if not region:
         return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
-    html = _html(nodes) if with_html else ""
-    text = _text(_clean(text_blocks(nodes), frozenset()))
-    article = Article(url, site, title, text, html, None, "page", 0.3, notes=notes)
+    html = _html(region) if with_html else ""
+    article = Article(url, site, title, _text(blocks), html, None, "page", 0.3, notes=notes)
     return replace(article, author=found["author"], date=found["date"])
 
 
-def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block]:
-    """The region's blocks without those the classifier labels boilerplate.
+def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:
+    """Whether FOREST's single-page region beats the classifier on a page no wrapper pattern fits.
+
+    It does when the region's size is plausible for the site (its learned statistics
+    say so; a site with no wrapper has none, and the classifier decides) and the
+    classifier would still drop most of it: the same sign that the page is unlike the
+    classifier's training pages as inside a wrapper's region (see _prune).  Product
+    and reference pages fall here, with specifications and code the classifier takes
+    for boilerplate.
+    """
+    return (
+        wrapper is not None
+        and bool(wrapper.patterns)
+        and _plausible(_words(blocks), wrapper.patterns[0].terms)
+        and _prune(blocks, predictions) is None
+    )
+
+
+def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block] | None:
+    """The region's blocks without those the classifier labels boilerplate, or None when
+    that would drop more than MAX_PRUNED_SHARE of the region's text.
 
     Its own labels, not only its surest ones: inside a region the wrapper already
     chose, its mistakes cost less, and at k=5 its labels beat a 0.9 threshold on every
     site-level dataset (cleanportaleval 0.900 -> 0.907, dragnet 0.844 -> 0.855,
-    wceb2026 0.576 -> 0.608).  When it would drop most of the region's text, the page is unlike what the
-    classifier was trained on (a product page, a listing) and the learned region is
-    trusted as it is.
+    wceb2026 0.576 -> 0.608).  When it would drop most of the region's text, the page is
+    unlike what the classifier was trained on (a product page, a listing) and the
+    region is to be trusted as it is.
     """
     dropped = {p.block.text for p in predictions if not p.is_content}
     kept = [b for b in blocks if b.text not in dropped]
     if sum(len(b.text) for b in kept) < (1 - MAX_PRUNED_SHARE) * sum(len(b.text) for b in blocks):
-        return list(blocks)
+        return None
     return kept
 
 
@@ -127,6 +148,10 @@ def _plausible(words: int, median_words: int) -> bool:
 
 def _html(nodes: Sequence[etree._Element]) -> str:
     return "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
+
+
+def _words(blocks: Sequence[Block]) -> int:
+    return sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
 
 
 def _text(blocks: Sequence[Block]) -> str:
@@ -181,6 +206,12 @@ def _number_elements(body: etree._Element | None) -> None:
     if body is not None:
         for i, element in enumerate(body.iter(etree.Element)):
             element.set("dfs", str(i))
+
+
+def _single_page(root: etree._Element, settings: Settings) -> tuple[list[etree._Element], list[Block]]:
+    """FOREST's region of the page alone and its text blocks, navigation blocks dropped."""
+    region = _best_single_page_region(root, settings)
+    return region, _clean(text_blocks(region), frozenset()) if region else []
 
 
 def _best_single_page_region(root: etree._Element, settings: Settings) -> list[etree._Element]:

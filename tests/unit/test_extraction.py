@@ -11,6 +11,7 @@ from lxml import etree
 
 from forest.config import Settings
 from forest.extraction import extract
+from forest.html import parse_html
 from forest.induce import Inducer
 from forest.model import Page
 from patterns.text import Block, text_blocks
@@ -69,6 +70,24 @@ def test_a_page_no_pattern_fits_goes_to_the_classifier(wrapper) -> None:  # type
     article = extract(wrapper, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright", "Home"))
     assert article.method == "classifier" and article.notes
     assert ARTICLES[5][1][1] in article.text and "Copyright" not in article.text
+
+
+def test_a_classifier_that_rejects_most_of_the_page_region_is_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # A page unlike the classifier's training pages: it takes most of the article for
+    # boilerplate and keeps the menus (enough words to stand alone, were it trusted).
+    page = story_page(5, template="b")
+    confused = StubClassifier("Courier", *ARTICLES[5][1])
+    assert len(confused_text := [p.block.text for p in confused.predict_blocks(parse_html(page)) if p.is_content]) > 3
+    assert sum(len(t.split()) for t in confused_text) >= 20
+    article = extract(wrapper, page, settings=WRAPPER_ALONE, classifier=confused)
+    assert article.method == "page" and article.notes
+    assert all(sentence in article.text for sentence in ARTICLES[5][1])
+
+
+def test_without_a_wrapper_the_classifier_decides_alone() -> None:
+    # No site statistics tell whether FOREST's single-page region is plausible.
+    article = extract(None, story_page(5, template="b"), settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright"))
+    assert article.method == "classifier" and "Copyright" not in article.text
 
 
 def test_without_a_classifier_the_page_alone_is_scored(wrapper) -> None:  # type: ignore[no-untyped-def]
