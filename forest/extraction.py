@@ -72,15 +72,11 @@ def extract(
     # Classified before any part is cut: the features look at the whole page.
     predictions = classifier.predict_blocks(root) if classifier is not None else None
     if wrapper is not None:
-        if any("@dfs" in p.xpath for p in wrapper.patterns):
-            _number_elements(root.find("body"))
         for rank, pattern in enumerate(wrapper.patterns):
-            nodes = _outermost(root.xpath(pattern.xpath))
+            nodes, blocks = wrapper_region(root, wrapper, pattern.xpath)
             if not nodes:
                 continue
-            _cut(nodes, wrapper.exclusions)
-            blocks = _clean(text_blocks(nodes), wrapper.template_blocks)
-            if predictions is not None:
+            if predictions is not None and wrapper.prune:
                 blocks = _prune(blocks, predictions) or blocks
             words = _words(blocks)
             if _plausible(words, pattern.terms):
@@ -123,6 +119,32 @@ def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[B
     )
 
 
+def wrapper_region(root: etree._Element, wrapper: Wrapper, xpath: str) -> tuple[list[etree._Element], list[Block]]:
+    """The region ``xpath`` (one of ``wrapper``'s patterns) selects on a parsed page, and its
+    text blocks once the site's learned boilerplate is gone (see _cut and _clean).
+
+    The exclusions are cut out of ``root`` itself.
+    """
+    body = root.find("body")
+    # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
+    if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
+        _number_elements(body)
+    nodes = _outermost(root.xpath(xpath))
+    if not nodes:
+        return [], []
+    _cut(nodes, wrapper.exclusions)
+    return nodes, _clean(text_blocks(nodes), wrapper.template_blocks)
+
+
+def boilerplate_texts(predictions: Sequence[BlockPrediction]) -> frozenset[str]:
+    """The texts of the blocks the classifier labels boilerplate.
+
+    Matched by text, not position: the region's blocks are cut from a tree the
+    classifier saw whole, and a text it rejects once it rejects everywhere on the page.
+    """
+    return frozenset(p.block.text for p in predictions if not p.is_content)
+
+
 def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block] | None:
     """The region's blocks without those the classifier labels boilerplate, or None when
     that would drop more than MAX_PRUNED_SHARE of the region's text.
@@ -134,7 +156,7 @@ def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> l
     unlike what the classifier was trained on (a product page, a listing) and the
     region is to be trusted as it is.
     """
-    dropped = {p.block.text for p in predictions if not p.is_content}
+    dropped = boilerplate_texts(predictions)
     kept = [b for b in blocks if b.text not in dropped]
     if sum(len(b.text) for b in kept) < (1 - MAX_PRUNED_SHARE) * sum(len(b.text) for b in blocks):
         return None

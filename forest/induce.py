@@ -10,8 +10,12 @@ from typing import Sequence
 
 from lxml.html import HtmlElement
 
+from forest.agreement import Agreement, measure
+from forest.classifier.model import TagClassifier
+from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
+from forest.extraction import boilerplate_texts, wrapper_region
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.model import Page
@@ -44,6 +48,10 @@ class Inducer:
     ----------
     settings : Settings
         Keyword source, scoring, candidate and ranking variants, limits.
+    classifier : TagClassifier, optional
+        The per-block classifier whose agreement with the sample pages' keywords
+        decides whether it may prune this site's regions (see forest.agreement);
+        by default the shipped model, when ``settings.blend`` is on.
 
     Attributes
     ----------
@@ -55,8 +63,9 @@ class Inducer:
         Pages used and skipped, and what learning noticed.
     """
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, classifier: TagClassifier | None = None) -> None:
         self.settings = settings
+        self.classifier = classifier
 
     def fit(self, pages: Sequence[Page], site: str | None = None) -> "Inducer":
         """Learn from ``pages`` (all of one site).
@@ -66,7 +75,7 @@ class Inducer:
         settings = self.settings or Settings()
         site = site or next((p.site for p in pages if p.site), None) or "unknown"
         samples, skipped = _read(pages, settings)
-        scored, used = _score(samples, settings, skipped)
+        scored, used, keyed = _score(samples, settings, skipped)
         if not scored:
             reasons = "; ".join(f"{n}: {r}" for n, r in skipped) or "no pages given"
             raise LearnError(f"no usable sample page for site {site!r} ({reasons})", site=site)
@@ -106,6 +115,11 @@ class Inducer:
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
         )
+        if settings.blend:
+            # Last: finding the regions cuts the learned exclusions out of the sample trees.
+            agreement = _agreement(self.wrapper_, keyed, self.classifier or load_default())
+            notes.append(agreement.describe())
+            self.wrapper_ = replace(self.wrapper_, prune=agreement.prune, notes=tuple(notes))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
         return self
 
@@ -138,8 +152,11 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
 
 def _score(
     samples: Sequence[_Sample], settings: Settings, skipped: list[tuple[str, str]]
-) -> tuple[list[ScoredPage], list[str]]:
-    """Keywords for every sample, counted in every subtree; pages without any are skipped."""
+) -> tuple[list[ScoredPage], list[str], list[tuple[_Sample, frozenset[str]]]]:
+    """Keywords for every sample, counted in every subtree; pages without any are skipped.
+
+    Returns the scored pages, their names, and each with its sample and keywords.
+    """
     if settings.keywords == "tfidf":
         texts = [" ".join(t for terms in sample.index.terms for t in terms) for sample in samples]
         found = tfidf_keywords(texts, k=settings.n_keywords) if texts else []
@@ -149,6 +166,7 @@ def _score(
         raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
     scored: list[ScoredPage] = []
     used: list[str] = []
+    keyed: list[tuple[_Sample, frozenset[str]]] = []
     for sample, keywords in zip(samples, found):
         headline = _headline(sample.index, sample.meta) if keywords.source != "tfidf" else frozenset()
         page = score_page(sample.index, keywords, ignore=headline)
@@ -157,7 +175,24 @@ def _score(
             continue
         scored.append(page)
         used.append(sample.name)
-    return scored, used
+        keyed.append((sample, frozenset(keywords.terms)))
+    return scored, used, keyed
+
+
+def _agreement(wrapper: Wrapper, keyed: Sequence[tuple[_Sample, frozenset[str]]], classifier: TagClassifier) -> Agreement:
+    """How the classifier's labels inside the wrapper's regions sit with each sample page's keywords.
+
+    A page's region is that of the first pattern that matches it, as at extraction.
+    """
+    regions = []
+    for sample, keywords in keyed:
+        dropped = boilerplate_texts(classifier.predict_blocks(sample.root))
+        for pattern in wrapper.patterns:
+            nodes, blocks = wrapper_region(sample.root, wrapper, pattern.xpath)
+            if nodes:
+                regions.append((blocks, dropped, keywords))
+                break
+    return measure(regions)
 
 
 def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]]]:

@@ -59,6 +59,12 @@ def test_the_classifier_prunes_boilerplate_inside_the_region(wrapper) -> None:  
     assert ARTICLES[5][1][2] not in blended.text and ARTICLES[5][1][0] in blended.text
 
 
+def test_a_site_whose_wrapper_says_no_pruning_keeps_its_region_whole(wrapper) -> None:  # type: ignore[no-untyped-def]
+    unpruned = replace(wrapper, prune=False)
+    blended = extract(unpruned, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("publish"))
+    assert blended.method == "wrapper" and ARTICLES[5][1][2] in blended.text
+
+
 def test_a_classifier_that_would_drop_most_of_the_region_is_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
     blended = extract(wrapper, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("e"))
     assert blended.method == "wrapper"
