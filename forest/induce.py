@@ -118,8 +118,9 @@ class Inducer:
         if settings.blend:
             # Last: finding the regions cuts the learned exclusions out of the sample trees.
             agreement = _agreement(self.wrapper_, keyed, self.classifier or load_default())
-            notes.append(agreement.describe())
-            self.wrapper_ = replace(self.wrapper_, prune=agreement.prune, notes=tuple(notes))
+            if not agreement.prune:  # pruning is the default; only its absence is news
+                notes.append(agreement.describe())
+                self.wrapper_ = replace(self.wrapper_, prune=False, notes=tuple(notes))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
         return self
 
