@@ -11,8 +11,8 @@ on the sample pages at learn time, that contradiction switches pruning off for t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from keywords.tokenize import tokenize
 from patterns.text import Block

@@ -75,7 +75,8 @@ class Inducer:
         settings = self.settings or Settings()
         site = site or next((p.site for p in pages if p.site), None) or "unknown"
         samples, skipped = _read(pages, settings)
-        scored, used, keyed = _score(samples, settings, skipped)
+        scored, keyed = _score(samples, settings, skipped)
+        used = [sample.name for sample, _ in keyed]
         if not scored:
             reasons = "; ".join(f"{n}: {r}" for n, r in skipped) or "no pages given"
             raise LearnError(f"no usable sample page for site {site!r} ({reasons})", site=site)
@@ -153,10 +154,10 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
 
 def _score(
     samples: Sequence[_Sample], settings: Settings, skipped: list[tuple[str, str]]
-) -> tuple[list[ScoredPage], list[str], list[tuple[_Sample, frozenset[str]]]]:
+) -> tuple[list[ScoredPage], list[tuple[_Sample, frozenset[str]]]]:
     """Keywords for every sample, counted in every subtree; pages without any are skipped.
 
-    Returns the scored pages, their names, and each with its sample and keywords.
+    Returns the scored pages and, for each, its sample and keywords.
     """
     if settings.keywords == "tfidf":
         texts = [" ".join(t for terms in sample.index.terms for t in terms) for sample in samples]
@@ -166,7 +167,6 @@ def _score(
     else:
         raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
     scored: list[ScoredPage] = []
-    used: list[str] = []
     keyed: list[tuple[_Sample, frozenset[str]]] = []
     for sample, keywords in zip(samples, found):
         headline = _headline(sample.index, sample.meta) if keywords.source != "tfidf" else frozenset()
@@ -175,9 +175,8 @@ def _score(
             skipped.append((sample.name, "no keyword occurs in the page's text"))
             continue
         scored.append(page)
-        used.append(sample.name)
         keyed.append((sample, frozenset(keywords.terms)))
-    return scored, used, keyed
+    return scored, keyed
 
 
 def _agreement(wrapper: Wrapper, keyed: Sequence[tuple[_Sample, frozenset[str]]], classifier: TagClassifier) -> Agreement:

@@ -101,7 +101,6 @@ class Wrapper:
             raise StoreError(f"malformed wrapper record ({exc!r}); relearn the site") from exc
 
 
-
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"prune must be true or false, got {value!r}")
