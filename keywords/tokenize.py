@@ -37,7 +37,8 @@ def _split_unspaced(token: str) -> list[str]:
             if run and not run.isnumeric():
                 parts.append(run)
                 run = ""
-            parts.append(char)
+            if not char.isnumeric():  # a numeral of the script (三, 叁) is a number too
+                parts.append(char)
         else:
             run += char
     if run and not run.isnumeric():

@@ -146,3 +146,8 @@ def test_stopwords_are_read_only() -> None:
 
 def test_combining_accents_stay_in_the_word() -> None:
     assert tokenize("cafe\u0301 noir") == ["caf\u00e9", "noir"]
+
+
+def test_numerals_of_unspaced_scripts_are_dropped_like_digits() -> None:
+    # Hypothesis found "A叁": the numeral came back as a term of its own.
+    assert tokenize("A叁 東京 三月 2024") == ["a", "東", "京", "月"]
