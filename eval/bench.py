@@ -18,7 +18,7 @@ from eval.systems import System
 from forest.config import Settings
 from forest.errors import ForestError, LearnError
 from forest.extraction import extract
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.wrapper import Wrapper
 
 __all__ = ["Bench", "LearnTiming", "PageTiming", "best_ms", "run_bench", "summary", "text"]

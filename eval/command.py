@@ -162,7 +162,7 @@ def eval_command(**params: Any) -> None:
             del samples  # the next dataset need not share memory with this one
     block_table: tuple[Any, ...] = ()
     if params["block_table"]:
-        from forest.classifier.report import table
+        from eval.classifier.report import table
 
         _status("block classifier: models x feature sets ...")
         block_table = tuple(table(progress=_status))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from forest.config import Settings
 from forest.errors import LearnError
 from forest.extraction import extract
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.model import Page
 from forest.wrapper import Wrapper
 

@@ -10,7 +10,7 @@ from eval.forest_systems import SINGLE_PAGE, VARIANTS
 from eval.peers import peer_names
 from eval.protocol import Results, Summary
 from eval.suite import DatasetResult, Suite
-from forest.classifier.report import TABLE_CAPTION, table_rows
+from eval.classifier.report import TABLE_CAPTION, table_rows
 
 __all__ = ["markdown", "suite_dict", "suite_markdown", "suite_text", "text", "to_dict"]
 

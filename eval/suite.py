@@ -16,9 +16,9 @@ from eval import datasets, peers
 from eval.datasets import Sample
 from eval.forest_systems import SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_system
 from eval.protocol import Results, run, run_pages
-from eval.classifier_systems import Classifier
+from eval.classifier.systems import Classifier
 from eval.systems import CETR, Description, FullText, System
-from forest.classifier.report import Cell
+from eval.classifier.report import Cell
 
 __all__ = [
     "CURVE_KS",

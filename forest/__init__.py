@@ -22,14 +22,14 @@ from forest.errors import (
 )
 
 if TYPE_CHECKING:
-    from forest.api import extract_page, learn_pages, load_wrapper, site_of
+    from forest.service.pages import extract_page, learn_pages, load_wrapper, site_of
     from forest.config import Settings
     from forest.extraction import extract
-    from forest.induce import Inducer, LearnReport
+    from forest.learning.induce import Inducer, LearnReport
     from forest.model import Article, Page
-    from forest.web import FeedLearnReport, extract_url, learn_feed
+    from forest.service.feeds import FeedLearnReport, extract_url, learn_feed
     from forest.wrapper import Wrapper
-    from store import WrapperStore
+    from forest.storage import WrapperStore
 
 __all__ = [
     "Article",
@@ -63,17 +63,17 @@ _LAZY = {
     "Page": "forest.model",
     "Article": "forest.model",
     "Wrapper": "forest.wrapper",
-    "Inducer": "forest.induce",
+    "Inducer": "forest.learning.induce",
     "extract": "forest.extraction",
-    "LearnReport": "forest.induce",
-    "extract_page": "forest.api",
-    "learn_pages": "forest.api",
-    "load_wrapper": "forest.api",
-    "site_of": "forest.api",
-    "WrapperStore": "store",
-    "learn_feed": "forest.web",
-    "extract_url": "forest.web",
-    "FeedLearnReport": "forest.web",
+    "LearnReport": "forest.learning.induce",
+    "extract_page": "forest.service.pages",
+    "learn_pages": "forest.service.pages",
+    "load_wrapper": "forest.service.pages",
+    "site_of": "forest.service.pages",
+    "WrapperStore": "forest.storage",
+    "learn_feed": "forest.service.feeds",
+    "extract_url": "forest.service.feeds",
+    "FeedLearnReport": "forest.service.feeds",
 }
 
 

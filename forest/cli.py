@@ -8,6 +8,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -16,10 +17,10 @@ import click
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, StoreError, UnknownSiteError
 
 if TYPE_CHECKING:
-    from forest.induce import LearnReport
+    from forest.learning.induce import LearnReport
     from forest.model import Article, Page
     from forest.wrapper import Wrapper
-    from store import WrapperStore
+    from forest.storage import WrapperStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -28,6 +29,8 @@ FORMATS = ("text", "json", "jsonl", "markdown", "html")
 # Below this many files, reading is quick and a progress bar is only noise.
 PROGRESS_MIN_FILES = 10
 _DB = "forest.db"
+# Entry-point group through which other packages add commands (see ForestGroup).
+PLUGIN_GROUP = "forest.commands"
 _DEBUG = "forest.debug"
 
 
@@ -50,7 +53,25 @@ def _describe_os_error(exc: OSError) -> str:
 
 
 class ForestGroup(click.Group):
-    """The command group; turns ForestError (and OSError) into a one-line error, unless --debug."""
+    """The command group; turns ForestError (and OSError) into a one-line error, unless --debug.
+
+    Commands of other packages join it through the ``forest.commands`` entry points:
+    the evaluation package adds ``eval``, ``bench`` and ``train`` that way, so the
+    product never imports its benchmark.
+    """
+
+    def _plugins(self) -> dict[str, EntryPoint]:
+        return {ep.name: ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name not in self.commands}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._plugins()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in (plugins := self._plugins()):
+            loaded = plugins[cmd_name].load()
+            command = loaded if isinstance(loaded, click.Command) else None
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -94,7 +115,7 @@ def common_options(function: F) -> F:
 
 @contextlib.contextmanager
 def _open_store() -> Iterator[WrapperStore]:
-    from store import WrapperStore
+    from forest.storage import WrapperStore
 
     with WrapperStore(click.get_current_context().meta.get(_DB)) as store:
         yield store
@@ -160,7 +181,7 @@ def learn(
     author and date are, and stores it.  Given files, pages are grouped by site and one
     wrapper is learned per site.  Pages that cannot be used are skipped and listed.
     """
-    from forest.api import learn_pages
+    from forest.service.pages import learn_pages
     from forest.config import Settings
 
     if any(_is_url(f) for f in files):
@@ -201,8 +222,8 @@ def _is_url(argument: str) -> bool:
 
 def _learn_url(url: str, site: str | None, keywords: str, pages: int | None, settings: Any) -> None:
     """`forest learn FEED_URL`: learn from the feed's pages over HTTP, with progress on stderr."""
-    from forest.induce import LearnReport
-    from forest.web import learn_feed
+    from forest.learning.induce import LearnReport
+    from forest.service.feeds import learn_feed
 
     with _open_store() as store, _fetch_progress("fetching pages") as progress:
         wrapper, report = learn_feed(
@@ -233,7 +254,7 @@ def _load_pages(
 ) -> tuple[dict[str, tuple[list[Page], dict[str, str]]], list[tuple[str, str]]]:
     """Read ``files`` into Pages grouped by site; return the groups (with page name -> file)
     and the files skipped, with why."""
-    from forest.api import site_of
+    from forest.service.pages import site_of
     from forest.html import canonical_url, decode, parse_html
     from forest.model import Page
 
@@ -311,7 +332,7 @@ def extract(
     A URL is fetched; when its site has no wrapper yet, the site's feed is found
     from the page and the site learned first (unless --no-learn).
     """
-    from forest.api import extract_page
+    from forest.service.pages import extract_page
     from forest.config import Settings
 
     settings = Settings(respect_robots=not ignore_robots)
@@ -321,7 +342,7 @@ def extract(
         for index, path in enumerate(files):
             try:
                 if _is_url(path):
-                    from forest.web import extract_url
+                    from forest.service.feeds import extract_url
 
                     with _fetch_progress("learning the site") as progress:
                         article = extract_url(path, store=store, settings=settings, learn_if_missing=not no_learn,
@@ -401,7 +422,7 @@ def _health(store: WrapperStore) -> list[str]:
     """One line per site learned from a feed: the feed, and the misses since it was learned
     (at Settings.relearn_after_misses of them, `forest extract URL` relearns the site)."""
     from forest.config import Settings
-    from forest.web import FEED_URL, MISSES_AT_LEARN
+    from forest.service.feeds import FEED_URL, MISSES_AT_LEARN
 
     every = Settings().relearn_after_misses
     lines: list[str] = []
@@ -457,7 +478,7 @@ def demo() -> None:
     """
     from forest.config import Settings
     from forest.demo import example_site, serve_example, token_f1
-    from forest.web import extract_url
+    from forest.service.feeds import extract_url
 
     example = example_site()
     # Our own server on loopback: no need to space out requests politely.
@@ -490,47 +511,3 @@ def demo() -> None:
         f"method: {article.method}, pattern: {article.pattern}, "
         f"token F1 against {example.expected.name}: {f1:.2f}"
     )
-
-
-# --- evaluation ----------------------------------------------------------------------
-# The commands live in eval/command.py (eval depends on forest, not the reverse); these
-# stubs load it only when run, so `forest --help` stays fast.  Arguments, --help
-# included, go to the real command.
-
-_FORWARD = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
-
-
-def _forward(ctx: click.Context, name: str) -> Any:
-    import eval.command
-
-    command: click.Command = getattr(eval.command, name)
-    with command.make_context(ctx.info_name, list(ctx.args), parent=ctx.parent) as sub:
-        return command.invoke(sub)
-
-
-@cli.command("eval", context_settings=_FORWARD, add_help_option=False)
-@click.pass_context
-def eval_(ctx: click.Context) -> Any:
-    """Score forest, the paper's variants, baselines and peer extractors on gold datasets (see --help)."""
-    return _forward(ctx, "eval_command")
-
-
-@cli.command("bench", context_settings=_FORWARD, add_help_option=False)
-@click.pass_context
-def bench(ctx: click.Context) -> Any:
-    """Time extraction with a stored wrapper against lxml's parse, and learning a site (see --help)."""
-    return _forward(ctx, "bench_command")
-
-
-# --- train (the block classifier; the command lives in forest/classifier/command.py) --
-
-
-@cli.command("train", context_settings=_FORWARD, add_help_option=False)
-@click.pass_context
-def train(ctx: click.Context) -> Any:
-    """Train the content/boilerplate classifier of text blocks on gold datasets (see --help)."""
-    import forest.classifier.command
-
-    command = forest.classifier.command.train_command
-    with command.make_context(ctx.info_name, list(ctx.args), parent=ctx.parent) as sub:
-        return command.invoke(sub)

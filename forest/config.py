@@ -21,7 +21,7 @@ class Settings:
     :param ranking: ``"forest"`` (checked on every sample page, see patterns.ranking)
         or ``"paper"`` (the literal R = sum I x level x nbOcc over node descriptions).
 
-    Fetching (forest.fetch):
+    Fetching (forest.net.fetch):
 
     :param blend: blend the shipped per-block classifier into extraction: it prunes
         boilerplate inside the wrapper's region and extracts pages no pattern fits.

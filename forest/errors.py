@@ -9,13 +9,16 @@
     ├── ParseError(source)          empty, binary or unparseable HTML, no body
     ├── LearnError(site)            the sample pages gave no usable pattern
     ├── UnknownSiteError(site)      no wrapper is stored for the site
-    └── StoreError(path)            unreadable or corrupt database, unknown schema_version
+    ├── StoreError(path)            unreadable or corrupt database, unknown schema_version
+    └── ModelError                  missing, corrupt or tampered classifier model file
 
 Messages name the input and, where there is one, the next step. The CLI prints
 ``str(error)`` on one line and exits with status 1.
 """
 
 from __future__ import annotations
+
+import store.errors
 
 
 class ForestError(Exception):
@@ -59,16 +62,20 @@ class LearnError(ForestError):
         self.site = site
 
 
-class UnknownSiteError(ForestError):
+class UnknownSiteError(ForestError, store.errors.SiteNotFoundError):
     """No wrapper is stored for a site."""
 
     def __init__(self, site: str) -> None:
-        super().__init__(f"no wrapper stored for site {site!r}; run `forest learn` on a few of its pages first")
+        Exception.__init__(self, f"no wrapper stored for site {site!r}; run `forest learn` on a few of its pages first")
         self.site = site
 
 
-class StoreError(ForestError):
+class StoreError(ForestError, store.errors.StoreError):
     """The wrapper database cannot be opened, read or written."""
+
+
+class ModelError(ForestError):
+    """A classifier model file is missing, corrupt, tampered with, or of another feature version."""
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(f"{path}: {message}" if path else message)

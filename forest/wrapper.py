@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from forest.errors import StoreError
-from forest.model import Article
 from patterns.model import Pattern
 
 # Bump when the meaning of a stored field changes; older readers refuse newer wrappers.
@@ -31,7 +30,7 @@ class Wrapper:
     :param fields: XPaths of the article's title, author and date (see forest.fields), where learned.
     :param prune: whether the per-block classifier may prune this site's regions; learning
         turns it off when, on the sample pages, the classifier would drop the text where
-        the keywords are densest (see forest.agreement).
+        the keywords are densest (see forest.learning.agreement).
     """
 
     site: str
@@ -49,12 +48,6 @@ class Wrapper:
     @property
     def main(self) -> Pattern:
         return self.patterns[0]
-
-    def extract(self, data: bytes | str, *, url: str | None = None, **options: Any) -> Article:
-        """Extract the article of one page of this site (see :func:`forest.extraction.extract`)."""
-        from forest.extraction import extract
-
-        return extract(self, data, url=url, **options)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
-from forest.errors import StoreError, UnknownSiteError
+from store.errors import SiteNotFoundError, StoreError
 from store.schema import DB_SCHEMA, SUPPORTED_SCHEMA, SchemaState, create_schema, decode_wrapper, encode_wrapper
 from store.schema import inspect_schema, user_version
 
@@ -130,8 +130,13 @@ class WrapperStore:
         """Close the database connection; calling it twice is harmless."""
         self._db.close()
 
+    # The two kinds of failure, made by methods so that a subclass raises its own
+    # (forest.storage.WrapperStore raises forest's errors: the store imports nothing of forest).
     def _error(self, message: str) -> StoreError:
         return StoreError(message, path=str(self.path))
+
+    def _unknown(self, site: str) -> LookupError:
+        return SiteNotFoundError(site)
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[None]:
@@ -262,12 +267,12 @@ class WrapperStore:
     def get(self, site: str) -> dict[str, Any]:
         """Return the current wrapper for ``site``.
 
-        :raises UnknownSiteError: if no wrapper is stored for ``site``.
+        :raises SiteNotFoundError: if no wrapper is stored for ``site``.
         :raises StoreError: if the stored wrapper is corrupt or too new.
         """
         wrapper = self.find(site)
         if wrapper is None:
-            raise UnknownSiteError(site)
+            raise self._unknown(site)
         return wrapper
 
     def sites(self) -> list[SiteInfo]:
@@ -279,10 +284,19 @@ class WrapperStore:
         with self._guard():
             return [SiteInfo(**row) for row in self._db.table("sites").rows_where(select=fields, order_by="site")]
 
+    def info(self, site: str) -> SiteInfo | None:
+        """The stored site's version and counters, or None when nothing is stored for it."""
+        if self._state is not SchemaState.FOREST:
+            return None
+        fields = ", ".join(field.name for field in dataclasses.fields(SiteInfo))
+        with self._guard():
+            rows = list(self._db.table("sites").rows_where("site = ?", [site], select=fields))
+        return SiteInfo(**rows[0]) if rows else None
+
     def history(self, site: str) -> list[tuple[int, str, dict[str, Any]]]:
         """Return ``(version, learned_at, wrapper)`` for every version of ``site``, oldest first.
 
-        :raises UnknownSiteError: if no wrapper is stored for ``site``.
+        :raises SiteNotFoundError: if no wrapper is stored for ``site``.
         :raises StoreError: if a stored wrapper is corrupt or too new.
         """
         rows: list[dict[str, Any]] = []
@@ -290,7 +304,7 @@ class WrapperStore:
             with self._guard():
                 rows = list(self._db.table("wrapper_history").rows_where("site = ?", [site], order_by="version"))
         if not rows:
-            raise UnknownSiteError(site)
+            raise self._unknown(site)
         return [
             (int(row["version"]), row["learned_at"], self._decode(site, int(row["version"]), row["wrapper"]))
             for row in rows

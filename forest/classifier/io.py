@@ -23,7 +23,7 @@ import sklearn
 from forest.classifier.compact import KINDS, Compact
 from forest.classifier.features import FEATURE_VERSION, GROUPS, UNITS
 from forest.classifier.model import MODELS, TagClassifier
-from forest.errors import ForestError
+from forest.errors import ModelError
 
 MAGIC = b"FOREST-CLASSIFIER"
 FORMAT_VERSION = 1
@@ -31,14 +31,6 @@ FORMAT_VERSION = 1
 MAX_BYTES = 200_000_000
 _ARRAY_PREFIX = "a."
 _CONTEXT_PREFIX = "c."
-
-
-class ModelError(ForestError):
-    """A classifier model file that is missing, corrupt, tampered with, or of an unknown version."""
-
-    def __init__(self, message: str, *, path: str | None = None) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
-        self.path = path
 
 
 def dumps(classifier: TagClassifier, training: dict[str, Any] | None = None) -> bytes:

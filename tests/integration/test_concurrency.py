@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from store import WrapperStore
+from forest.storage import WrapperStore
 
 
 def test_two_concurrent_learners_both_succeed(db: Path, example_pages: list[Path]) -> None:

@@ -19,9 +19,9 @@ from forest.cli import cli
 from forest.config import Settings
 from forest.demo import token_f1
 from forest.errors import FeedError, UnknownSiteError
-from forest.feed import parse_feed
-from forest.web import extract_url, learn_feed
-from store import WrapperStore
+from forest.net.feed import parse_feed
+from forest.service.feeds import extract_url, learn_feed
+from forest.storage import WrapperStore
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_an_html_page_with_no_feed_anywhere_is_refused(fast: Settings, store: Wr
 def test_a_malformed_feed_with_entries_is_used_with_a_warning(
     gazette: Server, fast: Settings, store: WrapperStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="forest.feed"):
+    with caplog.at_level(logging.WARNING, logger="forest.net.feed"):
         _, report = learn_feed(gazette.url("/feeds/malformed.xml"), store=store, settings=fast)
     assert len(report.used) == 5
     assert any("malformed feed" in r.getMessage() for r in caplog.records)

@@ -1,4 +1,4 @@
-"""forest.fetch against a real server on 127.0.0.1 (and httpx.MockTransport where a server cannot be made to misbehave)."""
+"""forest.net.fetch against a real server on 127.0.0.1 (and httpx.MockTransport where a server cannot be made to misbehave)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from synthetic_site import Handler, Server, endless, flaky, redirect, serve, slo
 
 from forest.config import Settings
 from forest.errors import FetchError, PageTooLargeError
-from forest.fetch import Fetcher, Response
+from forest.net.fetch import Fetcher, Response
 
 HTML = b"<html><head><title>t</title></head><body><p>Hello</p></body></html>"
 

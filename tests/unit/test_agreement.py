@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from forest.agreement import Agreement, measure
+from forest.learning.agreement import Agreement, measure
 from forest.config import Settings
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.model import Page
 from patterns.text import Block
 

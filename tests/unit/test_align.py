@@ -1,4 +1,4 @@
-"""forest.classifier.align: gold text aligned to a page's tokens, blocks and tags."""
+"""eval.classifier.align: gold text aligned to a page's tokens, blocks and tags."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from lxml import html as lxml_html
 
-from forest.classifier.align import align, block_labels, tag_labels, tokens
+from eval.classifier.align import align, block_labels, tag_labels, tokens
 from forest.classifier.blocks import walk
 
 PAGE = """<html><body>

@@ -24,7 +24,7 @@ from forest.classifier import (
     loads,
     save,
 )
-from forest.classifier.align import block_labels
+from eval.classifier.align import block_labels
 from forest.classifier.blocks import walk
 from forest.classifier.features import Features, page_features
 from forest.classifier.smoothing import transitions, viterbi

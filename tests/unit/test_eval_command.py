@@ -156,7 +156,7 @@ def test_eval_runs_on_a_shared_dataset() -> None:
 
 def test_block_table_joins_the_results_page(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The real grid cross-validates 240 models (about an hour); its layout is what is checked here.
-    from forest.classifier import report as classifier_report
+    from eval.classifier import report as classifier_report
 
     cells = [
         classifier_report.Cell("cleaneval", unit, model, features, f1, None, 0.1)

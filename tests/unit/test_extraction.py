@@ -12,7 +12,7 @@ from lxml import etree
 from forest.config import Settings
 from forest.extraction import extract
 from forest.html import parse_html
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.model import Page
 from patterns.text import Block, text_blocks
 

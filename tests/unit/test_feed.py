@@ -1,4 +1,4 @@
-"""forest.feed: parsing feeds from bytes, refusing what is not a feed or is hostile, and discovering feeds."""
+"""forest.net.feed: parsing feeds from bytes, refusing what is not a feed or is hostile, and discovering feeds."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from forest.errors import FeedError
-from forest.feed import FeedItem, check_no_entities, discover_feed, looks_like_html, parse_feed
+from forest.net.feed import FeedItem, check_no_entities, discover_feed, looks_like_html, parse_feed
 from keywords.model import Metadata
 
 FEEDS = Path(__file__).resolve().parent.parent / "data" / "feeds"
@@ -67,14 +67,14 @@ def test_rss091_with_a_netscape_doctype_is_read() -> None:
 
 
 def test_a_malformed_feed_with_entries_is_used_and_logged(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="forest.feed"):
+    with caplog.at_level(logging.WARNING, logger="forest.net.feed"):
         items = parse("malformed.xml")
     assert items[0].meta.title == "Fish & chips"
     assert "malformed feed" in caplog.text
 
 
 def test_a_feed_labelled_text_html_by_its_server_is_read_without_a_warning(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="forest.feed"):
+    with caplog.at_level(logging.WARNING, logger="forest.net.feed"):
         feed = parse_feed((FEEDS / "atom.xml").read_bytes(), "https://x.example/f", {"Content-Type": "text/html"})
     assert len(feed.items) == 1 and not caplog.records
 

@@ -7,7 +7,7 @@ import pytest
 from forest.config import Settings
 from forest.errors import LearnError
 from forest.extraction import extract
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.model import Page
 
 ARTICLES = [

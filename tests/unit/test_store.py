@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from sqlite_utils.db import Database, Table
 
-from forest.errors import StoreError, UnknownSiteError
-from store import SUPPORTED_SCHEMA, SiteInfo, WrapperStore, default_db_path
+from store import SUPPORTED_SCHEMA, SiteInfo, SiteNotFoundError, StoreError, WrapperStore, default_db_path
 
 
 def wrapper(n: int = 0, **extra: Any) -> dict[str, Any]:
@@ -50,7 +49,7 @@ def test_find_unknown_site_is_none(store: WrapperStore) -> None:
 
 
 def test_get_unknown_site_raises(store: WrapperStore) -> None:
-    with pytest.raises(UnknownSiteError) as info:
+    with pytest.raises(SiteNotFoundError) as info:
         store.get("nowhere.org")
     assert info.value.site == "nowhere.org"
 
@@ -71,7 +70,7 @@ def test_versions_are_per_site(store: WrapperStore) -> None:
 
 
 def test_history_of_unknown_site_raises(store: WrapperStore) -> None:
-    with pytest.raises(UnknownSiteError):
+    with pytest.raises(SiteNotFoundError):
         store.history("nowhere.org")
 
 
@@ -80,7 +79,7 @@ def test_forget_removes_site_and_history(store: WrapperStore) -> None:
     store.save("example.com", wrapper(2))
     assert store.forget("example.com") is True
     assert store.find("example.com") is None
-    with pytest.raises(UnknownSiteError):
+    with pytest.raises(SiteNotFoundError):
         store.history("example.com")
     assert store.save("example.com", wrapper(3)) == 1
 
@@ -380,3 +379,24 @@ def test_site_for_host(store: WrapperStore, stored: list[str], host: str, expect
     for site in stored:
         store.save(site, wrapper(1))
     assert store.site_for_host(host) == expected
+
+
+def test_forest_store_raises_forest_errors(tmp_path: Path) -> None:
+    # The store is a leaf with its own errors; forest's subclass raises ForestErrors.
+    import forest
+    from forest.storage import WrapperStore as ForestStore
+
+    with ForestStore(tmp_path / "f.db") as opened:
+        with pytest.raises(forest.UnknownSiteError):
+            opened.get("nowhere.example")
+    (tmp_path / "bad.db").write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(forest.StoreError):
+        ForestStore(tmp_path / "bad.db").sites()
+
+
+def test_info_is_one_site(store: WrapperStore) -> None:
+    store.save("a.example", {"schema_version": 1, "site": "a.example"})
+    store.save("b.example", {"schema_version": 1, "site": "b.example"})
+    info = store.info("b.example")
+    assert info is not None and info.site == "b.example" and info.version == 1
+    assert store.info("c.example") is None

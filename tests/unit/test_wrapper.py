@@ -11,7 +11,7 @@ import pytest
 from forest.errors import StoreError
 from forest.wrapper import SCHEMA_VERSION, Wrapper
 from patterns.model import Pattern
-from store import WrapperStore
+from forest.storage import WrapperStore
 
 
 @pytest.fixture

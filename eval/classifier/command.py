@@ -38,7 +38,7 @@ def train_command(datasets: tuple[str, ...], model: str, out: Path, folds: int) 
     by site), then fits on every page and writes a signed model file.
     """
     from eval.datasets import load
-    from forest.classifier.train import default_classifier, train, train_default
+    from eval.classifier.train import default_classifier, train, train_default
 
     if datasets:
         samples = []

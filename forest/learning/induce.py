@@ -10,12 +10,13 @@ from typing import Sequence
 
 from lxml.html import HtmlElement
 
-from forest.agreement import Agreement, measure
+from forest.learning.agreement import Agreement, measure
 from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
-from forest.extraction import boilerplate_texts, wrapper_region
+from forest.extraction.extractor import boilerplate_texts
+from forest.region import select
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.model import Page
@@ -50,7 +51,7 @@ class Inducer:
         Keyword source, scoring, candidate and ranking variants, limits.
     classifier : TagClassifier, optional
         The per-block classifier whose agreement with the sample pages' keywords
-        decides whether it may prune this site's regions (see forest.agreement);
+        decides whether it may prune this site's regions (see forest.learning.agreement);
         by default the shipped model, when ``settings.blend`` is on.
 
     Attributes
@@ -188,7 +189,7 @@ def _agreement(wrapper: Wrapper, keyed: Sequence[tuple[_Sample, frozenset[str]]]
     for sample, keywords in keyed:
         dropped = boilerplate_texts(classifier.predict_blocks(sample.root))
         for pattern in wrapper.patterns:
-            nodes, blocks = wrapper_region(sample.root, wrapper, pattern.xpath)
+            nodes, blocks = select(sample.root, wrapper, pattern.xpath)
             if nodes:
                 regions.append((blocks, dropped, keywords))
                 break

@@ -17,7 +17,7 @@ from sklearn.model_selection import GroupKFold
 
 from eval.datasets import Sample, by_site, load
 from eval.metrics import score
-from forest.classifier.align import block_labels, tag_labels
+from eval.classifier.align import block_labels, tag_labels
 from forest.classifier.blocks import walk
 from forest.classifier.features import GROUPS, N_HASH, Features, page_features
 from forest.classifier.io import save
@@ -220,7 +220,7 @@ def train_default(
     out: Path | None = None,
     *,
     folds: int = 0,
-    command: str = "python -m forest.classifier.train",
+    command: str = "python -m eval.classifier.train",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[TagClassifier, dict[str, Any]]:
     """Train on the default split's training pages (docs/classifier.md) and save to ``out`` if given."""
@@ -237,25 +237,20 @@ def train_default(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m forest.classifier.train [--model M] [--out PATH] [--folds K] [--report]``."""
+    """``python -m eval.classifier.train [--model M] [--out PATH] [--folds K]``."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m forest.classifier.train", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m eval.classifier.train", description=__doc__)
     parser.add_argument("--model", default="gbt", choices=MODELS)
     parser.add_argument("--out", type=Path, default=None, help="where to save the model (default: the shipped one)")
     parser.add_argument("--folds", type=int, default=0, help="grouped cross-validation folds first (0: none)")
-    parser.add_argument("--report", action="store_true", help="run the measurements of docs/classifier.md instead")
     args = parser.parse_args(argv)
-    if args.report:
-        from forest.classifier.report import main as report_main
-
-        return report_main()
     from forest.classifier.page import DEFAULT_MODEL
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    command = " ".join(["python -m forest.classifier.train", *(argv if argv is not None else sys.argv[1:])])
+    command = " ".join(["python -m eval.classifier.train", *(argv if argv is not None else sys.argv[1:])])
     _, notes = train_default(args.model, args.out or DEFAULT_MODEL, folds=args.folds, command=command, progress=say)
     print(f"trained {args.model} on {notes['pages']} pages in {notes['seconds']} s; cv: {notes.get('cv', '-')}")
     return 0

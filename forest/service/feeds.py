@@ -11,19 +11,19 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from forest.api import load_wrapper, site_of
+from forest.service.pages import load_wrapper, site_of
 from forest.config import Settings
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, UnknownSiteError
 from forest.extraction import extract
-from forest.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
-from forest.fetch import PAGE_TYPES, Fetcher, Response
+from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
+from forest.net.fetch import PAGE_TYPES, Fetcher, Response
 from forest.html import decode
-from forest.induce import Inducer
+from forest.learning.induce import Inducer
 from forest.model import Article, Page
 from forest.wrapper import Wrapper
 
 if TYPE_CHECKING:
-    from store import WrapperStore
+    from forest.storage import WrapperStore
 
 LOGGER = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ def extract_url(
     :raises ParseError: when the page is not readable HTML.
     """
     if store is None:
-        from store import WrapperStore
+        from forest.storage import WrapperStore
 
         with WrapperStore() as opened:
             return extract_url(url, store=opened, settings=settings, learn_if_missing=learn_if_missing,

@@ -9,14 +9,14 @@ from forest.config import Settings
 from forest.errors import UnknownSiteError
 from forest.extraction import extract
 from forest.html import canonical_url, parse_html
-from forest.induce import Inducer, LearnReport
+from forest.learning.induce import Inducer, LearnReport
 from forest.model import Article, Page
 from forest.wrapper import Wrapper
 
 if TYPE_CHECKING:
     # Imported lazily at run time: store imports forest.errors, and importing
     # store from here at import time would make `import store` pull in all of forest.
-    from store import WrapperStore
+    from forest.storage import WrapperStore
 
 __all__ = ["extract_page", "learn_pages", "load_wrapper", "site_of"]
 
@@ -88,7 +88,7 @@ def extract_page(
     :raises StoreError: if the store cannot be read or written.
     """
     if store is None:
-        from store import WrapperStore
+        from forest.storage import WrapperStore
 
         with WrapperStore() as opened:
             return extract_page(data, site=site, url=url, store=opened, settings=settings)

@@ -1,6 +1,6 @@
 """The measurements of docs/classifier.md: a Table 3.4 of models x feature sets, page-level F1 next to trafilatura, speed.
 
-Run ``python -m forest.classifier.report [--pages] [--table] [--stacked]`` (all by default); it
+Run ``python -m eval.classifier.report [--pages] [--table] [--stacked]`` (all by default); it
 prints Markdown.  The table refits 240 small models: about an hour on one core.
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 from eval.datasets import Sample, by_site, load
 from forest.classifier.features import FEATURE_SETS, UNITS
 from forest.classifier.model import MODELS, TagClassifier
-from forest.classifier.train import DEFAULT_THRESHOLD, cross_validate, default_split, featurize, usable
+from eval.classifier.train import DEFAULT_THRESHOLD, cross_validate, default_split, featurize, usable
 
 TABLE_DATASETS = ("cleaneval", "dragnet")
 # Pages per dataset in the table (whole sites, in a seeded order): 300 pages give ~40k blocks and
@@ -93,7 +93,7 @@ def table(
 
 def stacked(datasets: Sequence[str] = TABLE_DATASETS, *, n_pages: int = TABLE_PAGES) -> list[Cell]:
     """The default configuration (gbt, all features, stacked second stage) on the table's pages and folds."""
-    from forest.classifier.train import default_classifier
+    from eval.classifier.train import default_classifier
 
     cells = []
     for name in datasets:
@@ -148,7 +148,7 @@ TABLE_CAPTION = (
 
 def page_level(classifier: TagClassifier | None = None) -> str:
     """Page token F1 of the classifier alone and of trafilatura on the default split's test pages, one run."""
-    from eval.classifier_systems import Classifier
+    from eval.classifier.systems import Classifier
     from eval.peers import Trafilatura
     from eval.protocol import run_pages
     from forest.classifier.page import load_default
@@ -174,10 +174,10 @@ def page_level(classifier: TagClassifier | None = None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m forest.classifier.report [--table] [--pages] [--table-pages N]``: prints Markdown."""
+    """``python -m eval.classifier.report [--table] [--pages] [--table-pages N]``: prints Markdown."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m forest.classifier.report", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m eval.classifier.report", description=__doc__)
     parser.add_argument("--table", action="store_true", help="the Table 3.4 grid (grouped CV on cleaneval, dragnet)")
     parser.add_argument("--pages", action="store_true", help="page-level F1 and speed of the default model")
     parser.add_argument("--stacked", action="store_true", help="the default (stacked) configuration on the table's folds")

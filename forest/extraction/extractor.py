@@ -11,7 +11,8 @@ from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.fields import extract_fields
-from forest.html import drop_element, page_title, parse_html
+from forest import region
+from forest.html import page_title, parse_html
 from forest.model import Article
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_keywords
@@ -19,13 +20,6 @@ from patterns.dom import index_page
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.text import Block, text_blocks
 
-# A match with fewer words than this share of the pattern's median region on the
-# sample pages is taken for a wrong match (a teaser, an empty shell of another template).
-MIN_REGION_SHARE = 0.1
-# A match with more words than this multiple of the median is taken for drift: the
-# pattern now selects a container of the whole page (a redesign, another template).
-# Neutral on the site-level datasets between 5 and 8; 3 cost long articles.
-MAX_REGION_RATIO = 5
 # The classifier may prune at most this share of a wrapper region's text (see _prune).
 # Swept 0.3/0.5/0.7 at k=5: 0.5 kept wceb2026's product pages and most of the gain on
 # dragnet's comment threads.
@@ -73,31 +67,31 @@ def extract(
     predictions = classifier.predict_blocks(root) if classifier is not None else None
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
-            nodes, blocks = wrapper_region(root, wrapper, pattern.xpath)
+            nodes, blocks = region.select(root, wrapper, pattern.xpath)
             if not nodes:
                 continue
             if predictions is not None and wrapper.prune:
                 blocks = _prune(blocks, predictions) or blocks
-            words = _words(blocks)
-            if _plausible(words, pattern.terms):
+            words = region.words(blocks)
+            if region.plausible(words, pattern.terms):
                 confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
-                html = _html(nodes) if with_html else ""
-                article = Article(url, site, title, _text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
+                html = region.to_html(nodes) if with_html else ""
+                article = Article(url, site, title, region.to_text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
                 return replace(article, author=found["author"], date=found["date"])
     notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
     # The single-page region costs a J x U pass: found only when it can change the outcome.
-    region, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
+    found_region, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
         content = [p.block for p in predictions if p.is_content]
-        if _words(content) >= MIN_CLASSIFIED_WORDS:
-            article = Article(url, site, title, _text(content), "", None, "classifier", 0.5, notes=notes)
+        if region.words(content) >= MIN_CLASSIFIED_WORDS:
+            article = Article(url, site, title, region.to_text(content), "", None, "classifier", 0.5, notes=notes)
             return replace(article, author=found["author"], date=found["date"])
         if wrapper is None:
-            region, blocks = _single_page(root, settings)
-    if not region:
+            found_region, blocks = _single_page(root, settings)
+    if not found_region:
         return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
-    html = _html(region) if with_html else ""
-    article = Article(url, site, title, _text(blocks), html, None, "page", 0.3, notes=notes)
+    html = region.to_html(found_region) if with_html else ""
+    article = Article(url, site, title, region.to_text(blocks), html, None, "page", 0.3, notes=notes)
     return replace(article, author=found["author"], date=found["date"])
 
 
@@ -114,26 +108,9 @@ def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[B
     return (
         wrapper is not None
         and bool(wrapper.patterns)
-        and _plausible(_words(blocks), wrapper.patterns[0].terms)
+        and region.plausible(region.words(blocks), wrapper.patterns[0].terms)
         and _prune(blocks, predictions) is None
     )
-
-
-def wrapper_region(root: etree._Element, wrapper: Wrapper, xpath: str) -> tuple[list[etree._Element], list[Block]]:
-    """The region ``xpath`` (one of ``wrapper``'s patterns) selects on a parsed page, and its
-    text blocks once the site's learned boilerplate is gone (see _cut and _clean).
-
-    The exclusions are cut out of ``root`` itself.
-    """
-    body = root.find("body")
-    # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
-    if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
-        _number_elements(body)
-    nodes = _outermost(root.xpath(xpath))
-    if not nodes:
-        return [], []
-    _cut(nodes, wrapper.exclusions)
-    return nodes, _clean(text_blocks(nodes), wrapper.template_blocks)
 
 
 def boilerplate_texts(predictions: Sequence[BlockPrediction]) -> frozenset[str]:
@@ -163,77 +140,10 @@ def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> l
     return kept
 
 
-def _plausible(words: int, median_words: int) -> bool:
-    """Whether a region of ``words`` words fits a pattern whose sample regions had a median of ``median_words``."""
-    return words > 0 and MIN_REGION_SHARE * median_words <= words <= MAX_REGION_RATIO * max(median_words, 50)
-
-
-def _html(nodes: Sequence[etree._Element]) -> str:
-    return "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
-
-
-def _words(blocks: Sequence[Block]) -> int:
-    return sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
-
-
-def _text(blocks: Sequence[Block]) -> str:
-    return "\n".join(b.text for b in blocks)
-
-
-def _clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
-    """Drop the site's template blocks and blocks that are mostly link text (menus,
-    "related" lists, tag clouds): an article's own sentences are not links."""
-    return [
-        b
-        for b in blocks
-        if not b.is_navigation and b.text not in template
-    ]
-
-
-def _text_length(element: etree._Element) -> int:
-    return len(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
-
-
-def _cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
-    """Remove the learned boilerplate parts inside ``region``.
-
-    Exclusions are single steps (patterns.refine), so one relative XPath per region
-    node finds them all without scanning the rest of the page.  An exclusion that
-    would take away most of the region's text is not boilerplate on this page (a
-    wrapper div reused around the article) and is left alone.
-    """
-    if not exclusions or not region:
-        return
-    inside = " | ".join(f".{xpath}" for xpath in exclusions)
-    found = [element for node in region for element in node.xpath(inside)]
-    if found:
-        total = sum(_text_length(node) for node in region)
-        for element in found:
-            if element.getparent() is not None and _text_length(element) < total / 2:
-                drop_element(element)
-
-
-def _outermost(nodes: object) -> list[etree._Element]:
-    if not isinstance(nodes, list):
-        return []
-    elements = [n for n in nodes if isinstance(n, etree._Element)]
-    if len(elements) < 2:
-        return elements
-    chosen = set(elements)
-    return [n for n in elements if not any(a in chosen for a in n.iterancestors())]
-
-
-def _number_elements(body: etree._Element | None) -> None:
-    # The paper's @dfs positions, in the same depth-first order as patterns.dom.index_page.
-    if body is not None:
-        for i, element in enumerate(body.iter(etree.Element)):
-            element.set("dfs", str(i))
-
-
 def _single_page(root: etree._Element, settings: Settings) -> tuple[list[etree._Element], list[Block]]:
     """FOREST's region of the page alone and its text blocks, navigation blocks dropped."""
-    region = _best_single_page_region(root, settings)
-    return region, _clean(text_blocks(region), frozenset()) if region else []
+    nodes = _best_single_page_region(root, settings)
+    return nodes, region.clean(text_blocks(nodes), frozenset()) if nodes else []
 
 
 def _best_single_page_region(root: etree._Element, settings: Settings) -> list[etree._Element]:

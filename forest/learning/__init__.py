@@ -1,0 +1,1 @@
+"""Learning a site: FOREST's keywords and patterns over sample pages, compiled into a Wrapper."""

@@ -1,0 +1,1 @@
+"""The network layer: fetching pages politely (httpx) and reading feeds (feedparser)."""

@@ -1,0 +1,106 @@
+"""A wrapper's region on a parsed page: what learning measures and extraction returns.
+
+Learning and extraction share this module so that a region means the same thing on
+the sample pages as on a new page: the pattern's outermost matches, with the site's
+exclusions cut out and its template and navigation blocks dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lxml import etree
+
+from forest.html import drop_element
+from forest.wrapper import Wrapper
+from patterns.text import Block, text_blocks
+
+# A match with fewer words than this share of the pattern's median region on the
+# sample pages is taken for a wrong match (a teaser, an empty shell of another template).
+MIN_REGION_SHARE = 0.1
+# A match with more words than this multiple of the median is taken for drift: the
+# pattern now selects a container of the whole page (a redesign, another template).
+# Neutral on the site-level datasets between 5 and 8; 3 cost long articles.
+MAX_REGION_RATIO = 5
+
+
+def select(root: etree._Element, wrapper: Wrapper, xpath: str) -> tuple[list[etree._Element], list[Block]]:
+    """The region ``xpath`` (one of ``wrapper``'s patterns) selects on a parsed page, and its
+    text blocks once the site's learned boilerplate is gone (see cut and clean).
+
+    The exclusions are cut out of ``root`` itself: callers that need the page whole
+    afterwards pass a copy.
+    """
+    body = root.find("body")
+    # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
+    if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
+        number_elements(body)
+    nodes = outermost(root.xpath(xpath))
+    if not nodes:
+        return [], []
+    cut(nodes, wrapper.exclusions)
+    return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+
+
+def plausible(n_words: int, median_words: int) -> bool:
+    """Whether a region of ``n_words`` words fits a pattern whose sample regions had a median of ``median_words``."""
+    return n_words > 0 and MIN_REGION_SHARE * median_words <= n_words <= MAX_REGION_RATIO * max(median_words, 50)
+
+
+def to_html(nodes: Sequence[etree._Element]) -> str:
+    return "".join(etree.tostring(n, encoding="unicode", method="html", with_tail=False) for n in nodes)
+
+
+def words(blocks: Sequence[Block]) -> int:
+    return sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
+
+
+def to_text(blocks: Sequence[Block]) -> str:
+    return "\n".join(b.text for b in blocks)
+
+
+def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
+    """Drop the site's template blocks and blocks that are mostly link text (menus,
+    "related" lists, tag clouds): an article's own sentences are not links."""
+    return [b for b in blocks if not b.is_navigation and b.text not in template]
+
+
+def _text_length(element: etree._Element) -> int:
+    return len(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
+
+
+def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
+    """Remove the learned boilerplate parts inside ``region``.
+
+    Exclusions are single steps (patterns.refine), so one relative XPath per region
+    node finds them all without scanning the rest of the page.  An exclusion that
+    would take away most of the region's text is not boilerplate on this page (a
+    wrapper div reused around the article) and is left alone.
+    """
+    if not exclusions or not region:
+        return
+    inside = " | ".join(f".{xpath}" for xpath in exclusions)
+    found = [element for node in region for element in node.xpath(inside)]
+    if found:
+        total = sum(_text_length(node) for node in region)
+        for element in found:
+            if element.getparent() is not None and _text_length(element) < total / 2:
+                drop_element(element)
+
+
+def outermost(nodes: object) -> list[etree._Element]:
+    """The elements among an XPath result that are not inside another of them, in document order."""
+    if not isinstance(nodes, list):
+        return []
+    elements = [n for n in nodes if isinstance(n, etree._Element)]
+    if len(elements) < 2:
+        return elements
+    chosen = set(elements)
+    return [n for n in elements if not any(a in chosen for a in n.iterancestors())]
+
+
+def number_elements(body: etree._Element | None) -> None:
+    """The paper's @dfs positions, in the same depth-first order as patterns.dom.index_page."""
+    if body is not None:
+        for i, element in enumerate(body.iter(etree.Element)):
+            element.set("dfs", str(i))

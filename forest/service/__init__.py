@@ -1,0 +1,1 @@
+"""The service layer: learn and extract from pages, feeds and URLs, with the store; what the CLI calls."""
