@@ -133,13 +133,13 @@ def run_bench(
 
 def _time_page(sample: Sample, wrapper: Wrapper | None, settings: Settings, repeat: int, peer: System | None) -> PageTiming | None:
     html, url = sample.html, sample.url
-    alone = replace(settings, blend=False)
+    alone = replace(settings, classifier=False)
     try:
         method = extract(wrapper, html, url=url, settings=alone, with_html=False).method
     except ForestError:
         return None
     extract_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=alone, with_html=False), repeat)
-    blended_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=replace(settings, blend=True)), repeat)
+    blended_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=replace(settings, classifier=True)), repeat)
     text = _XML_DECLARATION.sub("", html, count=1)
     parse_ms = best_ms(lambda: _parse(text), repeat)
     peer_ms = None

@@ -42,28 +42,28 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         "forest",
         Settings(),
-        "forest as shipped: the learned wrapper, with the per-block classifier pruning its region and "
-        "extracting pages no pattern fits; ours",
+        "forest as shipped: the learned wrapper with the exclusions the classifier's labels on the sample "
+        "pages taught it; the classifier extracts only pages no pattern fits; ours",
     ),
-    Variant("forest-wrapper", Settings(blend=False), "forest's wrapper alone (tf-idf keywords, forest ranking, template cleanup), no classifier"),
-    Variant("forest-meta", Settings(keywords="meta", blend=False), "forest's ranking with each page's title and description as keywords"),
+    Variant("forest-wrapper", Settings(classifier=False), "forest's wrapper alone (tf-idf keywords, forest ranking, template cleanup), no classifier"),
+    Variant("forest-meta", Settings(keywords="meta", classifier=False), "forest's ranking with each page's title and description as keywords"),
     Variant(
         "FOREST_info",
-        Settings(keywords="tfidf", ranking="paper", blend=False),
+        Settings(keywords="tfidf", ranking="paper", classifier=False),
         "the paper's method as published: tf-idf keywords, literal R = sum I x level x nbOcc ranking",
     ),
     Variant(
         "FOREST_feed",
-        Settings(keywords="meta", ranking="paper", blend=False),
+        Settings(keywords="meta", ranking="paper", classifier=False),
         "the paper's ranking with keywords from the feed item (else a pseudo-feed item: the page's title and meta description)",
     ),
-    Variant("FOREST_Cov", Settings(scoring="cov", ranking="paper", blend=False), "the paper's ranking, node score = tf-idf coverage instead of J x U"),
-    Variant("ABSELEMS", Settings(candidates="leaves", ranking="paper", blend=False), "the paper's ranking over significant leaves only, no ancestors"),
-    Variant("ABSPATHS", Settings(candidates="paths", ranking="paper", blend=False), "as ABSELEMS, nodes identified by their root-to-leaf tag path"),
+    Variant("FOREST_Cov", Settings(scoring="cov", ranking="paper", classifier=False), "the paper's ranking, node score = tf-idf coverage instead of J x U"),
+    Variant("ABSELEMS", Settings(candidates="leaves", ranking="paper", classifier=False), "the paper's ranking over significant leaves only, no ancestors"),
+    Variant("ABSPATHS", Settings(candidates="paths", ranking="paper", classifier=False), "as ABSELEMS, nodes identified by their root-to-leaf tag path"),
 )
 # The page-level run gives forest no sample to learn from: every variant then runs the
 # same single-page fallback, so one row stands for all of them.
-SINGLE_PAGE = Variant("forest (no wrapper)", Settings(blend=False), "forest with no learned wrapper: its single-page fallback on every page")
+SINGLE_PAGE = Variant("forest (no wrapper)", Settings(classifier=False), "forest with no learned wrapper: its single-page fallback on every page")
 
 
 class ForestSystem:

@@ -23,9 +23,10 @@ class Settings:
 
     Fetching (forest.net.fetch):
 
-    :param blend: blend the shipped per-block classifier into extraction: it prunes
-        boilerplate inside the wrapper's region and extracts pages no pattern fits.
-        Off, extraction is the wrapper alone (about 10 ms faster a page).
+    :param classifier: use the shipped per-block classifier: at learning, its labels on
+        the sample pages become the wrapper's exclusions (forest.learning.consensus); at
+        extraction, it extracts pages no pattern fits and pages of sites with no wrapper.
+        A page a wrapper fits never runs it.  Off, forest is FOREST's wrapper alone.
     :param connect_timeout: seconds to open a connection; a live server answers in
         well under a second, so 10 s only waits out a slow DNS or TLS handshake.
     :param read_timeout: seconds allowed between two reads of a response.
@@ -54,7 +55,7 @@ class Settings:
     candidates: str = "ancestors"
     ranking: str = "forest"
     max_alternates: int = 4
-    blend: bool = True
+    classifier: bool = True
     connect_timeout: float = 10.0
     read_timeout: float = 20.0
     total_timeout: float = 60.0

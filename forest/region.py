@@ -13,7 +13,8 @@ from lxml import etree
 
 from forest.html import drop_element
 from forest.wrapper import Wrapper
-from patterns.text import Block, text_blocks
+from patterns.model import Pattern
+from patterns.text import Block, prose_share, text_blocks
 
 # A match with fewer words than this share of the pattern's median region on the
 # sample pages is taken for a wrong match (a teaser, an empty shell of another template).
@@ -42,6 +43,22 @@ def select(root: etree._Element, wrapper: Wrapper, xpath: str) -> tuple[list[etr
     return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
 
 
+# A wrapper learned from fewer sample pages than this says so in its notes and its
+# confidence: one or two pages cannot tell the template from the article.
+MIN_SAMPLE_PAGES = 3
+# An alternate pattern is a template learned from fewer pages than the main one.
+ALTERNATE_CONFIDENCE = 0.8
+
+
+def confidence(blocks: Sequence[Block], n_words: int, pattern: Pattern, wrapper: Wrapper, rank: int) -> float:
+    """How much a page's region looks like the sample's: its size and its share of prose,
+    against the pattern's medians, discounted for an alternate and for a small sample."""
+    size = min(1.0, n_words / max(1, pattern.terms))
+    prose = min(1.0, prose_share(blocks) / pattern.prose) if pattern.prose > 0 else 1.0
+    sample = min(1.0, len(wrapper.sample) / MIN_SAMPLE_PAGES) if wrapper.sample else 1.0
+    return round(size * prose * sample * (1.0 if rank == 0 else ALTERNATE_CONFIDENCE), 3)
+
+
 def plausible(n_words: int, median_words: int) -> bool:
     """Whether a region of ``n_words`` words fits a pattern whose sample regions had a median of ``median_words``."""
     return n_words > 0 and MIN_REGION_SHARE * median_words <= n_words <= MAX_REGION_RATIO * max(median_words, 50)
@@ -52,7 +69,7 @@ def to_html(nodes: Sequence[etree._Element]) -> str:
 
 
 def words(blocks: Sequence[Block]) -> int:
-    return sum(b.text.count(" ") + 1 for b in blocks)  # block text is whitespace-normalized
+    return sum(b.words for b in blocks)
 
 
 def to_text(blocks: Sequence[Block]) -> str:

@@ -28,9 +28,6 @@ class Wrapper:
     :param notes: what learning noticed: skipped pages, pages that disagree with the main pattern.
     :param learned_at: ISO 8601 UTC timestamp.
     :param fields: XPaths of the article's title, author and date (see forest.fields), where learned.
-    :param prune: whether the per-block classifier may prune this site's regions; learning
-        turns it off when, on the sample pages, the classifier would drop the text where
-        the keywords are densest (see forest.learning.agreement).
     """
 
     site: str
@@ -42,7 +39,6 @@ class Wrapper:
     notes: tuple[str, ...] = ()
     learned_at: str = ""
     fields: Mapping[str, str] = field(default_factory=dict)
-    prune: bool = True
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -61,7 +57,6 @@ class Wrapper:
             "notes": list(self.notes),
             "learned_at": self.learned_at,
             "fields": dict(self.fields),
-            "prune": self.prune,
         }
 
     @classmethod
@@ -87,14 +82,7 @@ class Wrapper:
                 notes=tuple(data.get("notes", ())),
                 learned_at=str(data.get("learned_at", "")),
                 fields={str(k): str(v) for k, v in data.get("fields", {}).items()},
-                prune=_flag(data.get("prune", True)),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"malformed wrapper record ({exc!r}); relearn the site") from exc
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"prune must be true or false, got {value!r}")
-    return value

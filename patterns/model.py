@@ -15,6 +15,9 @@ class Pattern:
     :param level: mean depth of the matched nodes (root ``html`` = 1).
     :param terms: median number of terms in the matched region on the sample pages;
         extraction distrusts a match far smaller than this.
+    :param prose: median share of the region's words that sit in sentence-like blocks
+        (:attr:`patterns.text.Block.is_prose`) on the sample pages; extraction's
+        confidence drops on a page whose region has less.
     """
 
     xpath: str
@@ -22,6 +25,7 @@ class Pattern:
     support: int
     level: float
     terms: int = 0
+    prose: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -30,6 +34,7 @@ class Pattern:
             "support": self.support,
             "level": self.level,
             "terms": self.terms,
+            "prose": self.prose,
         }
 
     @classmethod
@@ -40,4 +45,5 @@ class Pattern:
             support=int(data["support"]),  # type: ignore[call-overload]
             level=float(data["level"]),  # type: ignore[arg-type]
             terms=int(data.get("terms", 0)),  # type: ignore[call-overload]
+            prose=float(data.get("prose", 0.0)),  # type: ignore[arg-type]
         )

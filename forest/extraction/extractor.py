@@ -1,17 +1,23 @@
-"""Extract an article from one page with a site's Wrapper (or, failing that, from the page alone)."""
+"""Extract an article from one page: execute a site's compiled Wrapper, or classify a page no wrapper fits.
+
+Extraction with a fitting wrapper is parse, the wrapper's XPaths, its exclusions, set
+lookups and text: everything clever was spent once, at learning.  The per-block
+classifier runs only where no pattern fits (drift, another template) and on pages of
+sites with no wrapper.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from lxml import etree
 
+from forest import region
 from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.fields import extract_fields
-from forest import region
 from forest.html import page_title, parse_html
 from forest.model import Article
 from forest.wrapper import Wrapper
@@ -20,12 +26,12 @@ from patterns.dom import index_page
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.text import Block, text_blocks
 
-# The classifier may prune at most this share of a wrapper region's text (see _prune).
-# Swept 0.3/0.5/0.7 at k=5: 0.5 kept wceb2026's product pages and most of the gain on
-# dragnet's comment threads.
-MAX_PRUNED_SHARE = 0.5
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
+# When the classifier would reject more than this share of a region FOREST finds on a
+# page no pattern fits, the page is unlike its training pages (a product or reference
+# page) and the region is trusted instead (see _region_outranks_classifier).
+MAX_REJECTED_SHARE = 0.5
 
 
 def extract(
@@ -38,21 +44,21 @@ def extract(
     with_html: bool = True,
     classifier: TagClassifier | None = None,
 ) -> Article:
-    """Extract the article of ``data``, a page of ``wrapper.site``.
+    """Extract the article of ``data``, a page of ``wrapper.site`` (or of a site with no wrapper: ``None``).
 
     The wrapper's patterns are tried in order; the first whose region is plausible
-    (its size within the learned statistics of the pattern) wins (``method="wrapper"``).
-    With a ``classifier``, the blocks of that region it labels boilerplate are
-    dropped, and when no pattern fits it extracts the page alone
-    (``method="classifier"``).  Without one, when it finds nothing, or when it would
-    reject most of a region FOREST finds on the page alone and the site's statistics
-    find plausible, that region is the article (``method="page"``; FOREST with the
-    page's frequent content words as keywords).  A note says why the wrapper was not used.
+    (its size within the pattern's learned statistics) wins (``method="wrapper"``): its
+    exclusions are cut out and its template and navigation blocks dropped.  When none
+    fits, or there is no wrapper, the per-block classifier extracts the page
+    (``method="classifier"``), unless it would reject most of a region FOREST finds on
+    the page alone and the site's statistics find plausible: that region is the
+    article then (``method="page"``), as it is when the classifier finds nothing or is
+    off (``Settings(classifier=False)``).  A note says why the wrapper was not used.
 
     :param with_html: also serialize the article region as HTML (``Article.html``);
         callers that only want the text skip that cost.
-    :param classifier: the per-block classifier to blend in; by default the shipped
-        model when ``settings.blend`` is on (see :func:`forest.classifier.load_default`).
+    :param classifier: the per-block classifier for pages no pattern fits; by default
+        the shipped model when ``settings.classifier`` is on.
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
@@ -61,38 +67,41 @@ def extract(
     found = extract_fields(root, wrapper.fields if wrapper else {}, html=data)
     title = found["title"] or page_title(root)
     site = wrapper.site if wrapper else None
-    if classifier is None and settings.blend:
-        classifier = load_default()
-    # Classified before any part is cut: the features look at the whole page.
-    predictions = classifier.predict_blocks(root) if classifier is not None else None
+    notes: tuple[str, ...] = ()
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
             nodes, blocks = region.select(root, wrapper, pattern.xpath)
-            if not nodes:
-                continue
-            if predictions is not None and wrapper.prune:
-                blocks = _prune(blocks, predictions) or blocks
-            words = region.words(blocks)
-            if region.plausible(words, pattern.terms):
-                confidence = min(1.0, words / max(1, pattern.terms)) * (1.0 if rank == 0 else 0.8)
+            n_words = region.words(blocks)
+            if nodes and region.plausible(n_words, pattern.terms):
                 html = region.to_html(nodes) if with_html else ""
-                article = Article(url, site, title, region.to_text(blocks), html, pattern.xpath, "wrapper", round(confidence, 3))
+                confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
+                article = Article(url, site, title, region.to_text(blocks), html, pattern.xpath, "wrapper", confidence)
                 return replace(article, author=found["author"], date=found["date"])
-    notes = ("no wrapper pattern matched this page within the site's learned region sizes",) if wrapper else ()
+        notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
+        # The patterns cut their exclusions out of the tree: the fallbacks read the page as served.
+        root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+    article = _cold(root, wrapper, settings, classifier, with_html)
+    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes)
+
+
+def _cold(
+    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: TagClassifier | None, with_html: bool
+) -> Article:
+    """A page no learned pattern fits: the classifier's content blocks, or FOREST's region of the page alone."""
+    if classifier is None and settings.classifier:
+        classifier = load_default()
+    predictions = classifier.predict_blocks(root) if classifier is not None else None
     # The single-page region costs a J x U pass: found only when it can change the outcome.
-    found_region, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
+    nodes, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
         content = [p.block for p in predictions if p.is_content]
         if region.words(content) >= MIN_CLASSIFIED_WORDS:
-            article = Article(url, site, title, region.to_text(content), "", None, "classifier", 0.5, notes=notes)
-            return replace(article, author=found["author"], date=found["date"])
+            return Article(None, None, "", region.to_text(content), "", None, "classifier", 0.5)
         if wrapper is None:
-            found_region, blocks = _single_page(root, settings)
-    if not found_region:
-        return Article(url, site, title, "", "", None, "none", 0.0, author=found["author"], date=found["date"])
-    html = region.to_html(found_region) if with_html else ""
-    article = Article(url, site, title, region.to_text(blocks), html, None, "page", 0.3, notes=notes)
-    return replace(article, author=found["author"], date=found["date"])
+            nodes, blocks = _single_page(root, settings)
+    if not nodes:
+        return Article(None, None, "", "", "", None, "none", 0.0)
+    return Article(None, None, "", region.to_text(blocks), region.to_html(nodes) if with_html else "", None, "page", 0.3)
 
 
 def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:
@@ -100,44 +109,15 @@ def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[B
 
     It does when the region's size is plausible for the site (its learned statistics
     say so; a site with no wrapper has none, and the classifier decides) and the
-    classifier would still drop most of it: the same sign that the page is unlike the
-    classifier's training pages as inside a wrapper's region (see _prune).  Product
-    and reference pages fall here, with specifications and code the classifier takes
-    for boilerplate.
+    classifier would still reject most of it: the page is unlike the classifier's
+    training pages.  Product and reference pages fall here, with specifications and
+    code the classifier takes for boilerplate.
     """
-    return (
-        wrapper is not None
-        and bool(wrapper.patterns)
-        and region.plausible(region.words(blocks), wrapper.patterns[0].terms)
-        and _prune(blocks, predictions) is None
-    )
-
-
-def boilerplate_texts(predictions: Sequence[BlockPrediction]) -> frozenset[str]:
-    """The texts of the blocks the classifier labels boilerplate.
-
-    Matched by text, not position: the region's blocks are cut from a tree the
-    classifier saw whole, and a text it rejects once it rejects everywhere on the page.
-    """
-    return frozenset(p.block.text for p in predictions if not p.is_content)
-
-
-def _prune(blocks: Sequence[Block], predictions: Sequence[BlockPrediction]) -> list[Block] | None:
-    """The region's blocks without those the classifier labels boilerplate, or None when
-    that would drop more than MAX_PRUNED_SHARE of the region's text.
-
-    Its own labels, not only its surest ones: inside a region the wrapper already
-    chose, its mistakes cost less, and at k=5 its labels beat a 0.9 threshold on every
-    site-level dataset (cleanportaleval 0.900 -> 0.907, dragnet 0.844 -> 0.855,
-    wceb2026 0.576 -> 0.608).  When it would drop most of the region's text, the page is
-    unlike what the classifier was trained on (a product page, a listing) and the
-    region is to be trusted as it is.
-    """
-    dropped = boilerplate_texts(predictions)
-    kept = [b for b in blocks if b.text not in dropped]
-    if sum(len(b.text) for b in kept) < (1 - MAX_PRUNED_SHARE) * sum(len(b.text) for b in blocks):
-        return None
-    return kept
+    if wrapper is None or not wrapper.patterns or not region.plausible(region.words(blocks), wrapper.patterns[0].terms):
+        return False
+    rejected = {p.block.text for p in predictions if not p.is_content}
+    total = sum(len(b.text) for b in blocks)
+    return sum(len(b.text) for b in blocks if b.text in rejected) > MAX_REJECTED_SHARE * total
 
 
 def _single_page(root: etree._Element, settings: Settings) -> tuple[list[etree._Element], list[Block]]:

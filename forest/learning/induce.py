@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -10,16 +11,15 @@ from typing import Sequence
 
 from lxml.html import HtmlElement
 
-from forest.learning.agreement import Agreement, measure
 from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
-from forest.extraction.extractor import boilerplate_texts
-from forest.region import select
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
+from forest.learning.consensus import PageLabels, agreeing_choice, classifier_agrees, consensus_exclusions
 from forest.model import Page
+from forest.region import MIN_SAMPLE_PAGES
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
@@ -30,7 +30,15 @@ from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, scor
 from patterns.model import Pattern
 from patterns.refine import boilerplate_subpatterns, core_step
 from patterns.dom import PageIndex, index_page
-from patterns.text import text_blocks
+from patterns.text import prose_share, text_blocks
+
+
+# A region is article-like when, on one of the sample pages it explains at least, this share
+# of its words sits in sentence-like blocks (patterns.text.Block.is_prose): a menu or a
+# dropdown has none, an article page's region well over half.
+MIN_PROSE_SHARE = 0.2
+# Candidates refused before learning gives up on the guards and keeps what it has.
+MAX_REFUSED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +58,9 @@ class Inducer:
     settings : Settings
         Keyword source, scoring, candidate and ranking variants, limits.
     classifier : TagClassifier, optional
-        The per-block classifier whose agreement with the sample pages' keywords
-        decides whether it may prune this site's regions (see forest.learning.agreement);
-        by default the shipped model, when ``settings.blend`` is on.
+        The per-block classifier whose labels on the sample pages, summed over the
+        site, become the wrapper's exclusions (see forest.learning.consensus); by
+        default the shipped model, when ``settings.classifier`` is on.
 
     Attributes
     ----------
@@ -83,19 +91,46 @@ class Inducer:
             raise LearnError(f"no usable sample page for site {site!r} ({reasons})", site=site)
 
         notes = [f"skipped {n}: {r}" for n, r in skipped]
+        if len(scored) < MIN_SAMPLE_PAGES:
+            notes.append(
+                f"learned from {len(scored)} usable page{'s' if len(scored) > 1 else ''}: with fewer than "
+                f"{MIN_SAMPLE_PAGES} the template cannot be told from the article; its confidence is lowered"
+            )
         self.ranked_: list[Ranked] = []
+        exclusions: list[str] = []
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
             chosen = chosen[: 1 + settings.max_alternates]
             regions: list[list[int]] = [[] for _ in scored]  # @dfs patterns are not in the page index
-            exclusions: list[str] = []
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
-            choice = choose(self.ranked_, len(scored), max_alternates=settings.max_alternates)
+            choice, refused = _guarded_choice(self.ranked_, scored, settings.max_alternates)
+            if refused:
+                notes.append(f"refused {refused} candidate region{'s' if refused > 1 else ''}: the whole page or no sentence-like text")
             notes.extend(disagreements(choice, used))
+            labels: list[PageLabels] = []
+            if settings.classifier:
+                # The classifier's labels on every sample page, once: they choose among the
+                # regions J x U finds and teach the site's cleanup (forest.learning.consensus).
+                classifier = self.classifier or load_default()
+                labels = [_labels(classifier, sample) for sample, _ in keyed]
+                first = [scored[k].index.outermost(matches(scored[k].index, choice.patterns[j].pattern.xpath)) if j >= 0 else []
+                         for k, j in enumerate(choice.assignment)]
+                agrees, why = classifier_agrees(scored, first, labels)
+                if agrees:
+                    choice = agreeing_choice(choice, self.ranked_, scored, labels)
+                else:
+                    notes.append(why)
+                    labels = []
             chosen, regions = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
-            exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
+            if explained:
+                exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
+            if labels and explained:
+                learned = consensus_exclusions(
+                    [scored[k] for k in explained], [regions[k] for k in explained], [labels[k] for k in explained]
+                )
+                exclusions.extend(key for key in learned if key not in exclusions)
         else:
             raise ValueError(f"unknown ranking {settings.ranking!r}; use 'forest' or 'paper'")
         if not chosen or chosen[0].score <= 0:
@@ -117,12 +152,6 @@ class Inducer:
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
         )
-        if settings.blend:
-            # Last: finding the regions cuts the learned exclusions out of the sample trees.
-            agreement = _agreement(self.wrapper_, keyed, self.classifier or load_default())
-            if not agreement.prune:  # pruning is the default; only its absence is news
-                notes.append(agreement.describe())
-                self.wrapper_ = replace(self.wrapper_, prune=False, notes=tuple(notes))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
         return self
 
@@ -180,20 +209,44 @@ def _score(
     return scored, keyed
 
 
-def _agreement(wrapper: Wrapper, keyed: Sequence[tuple[_Sample, frozenset[str]]], classifier: TagClassifier) -> Agreement:
-    """How the classifier's labels inside the wrapper's regions sit with each sample page's keywords.
+def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
+    """The classifier's labels on one sample page, as parsed (before any exclusion is cut)."""
+    predictions = classifier.predict_blocks(sample.root)
+    return PageLabels(
+        tuple(p.element for p in predictions), tuple(len(p.block.text) for p in predictions), tuple(p.is_content for p in predictions)
+    )
 
-    A page's region is that of the first pattern that matches it, as at extraction.
+
+def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int) -> tuple[Choice, int]:
+    """:func:`patterns.choose.choose`, with the regions no article can be refused.
+
+    A pattern whose region is the page's body, or holds no sentence-like text on the
+    sample pages it explains (a month dropdown, a menu), is dropped from the candidates
+    and the choice made again.  Returns the choice and how many patterns were refused.
     """
-    regions = []
-    for sample, keywords in keyed:
-        dropped = boilerplate_texts(classifier.predict_blocks(sample.root))
-        for pattern in wrapper.patterns:
-            nodes, blocks = select(sample.root, wrapper, pattern.xpath)
-            if nodes:
-                regions.append((blocks, dropped, keywords))
-                break
-    return measure(regions)
+    refused = 0
+    candidates = list(ranked)
+    while True:
+        choice = choose(candidates, len(scored), max_alternates=max_alternates)
+        bad = [j for j, r in enumerate(choice.patterns) if not _article_like(r.pattern.xpath, scored, choice, j)]
+        if not bad or refused >= MAX_REFUSED:
+            return choice, refused
+        drop = {choice.patterns[j].pattern.xpath for j in bad}
+        candidates = [r for r in candidates if r.pattern.xpath not in drop]
+        refused += len(drop)
+
+
+def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: int) -> bool:
+    """Whether pattern ``j`` of ``choice`` selects, on the pages it explains, neither the whole body nor text without a sentence."""
+    members = [k for k, a in enumerate(choice.assignment) if a == j]
+    prose = 0.0
+    for k in members:
+        index = scored[k].index
+        nodes = index.outermost(matches(index, xpath))
+        if 0 in nodes:  # the body itself
+            return False
+        prose = max(prose, prose_share(text_blocks(index.elements[i] for i in nodes)))
+    return prose >= MIN_PROSE_SHARE
 
 
 def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]]]:
@@ -206,8 +259,15 @@ def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern]
     patterns = []
     for j, ranked in enumerate(choice.patterns):
         members = [k for k, a in enumerate(choice.assignment) if a == j]
-        patterns.append(_with_core(ranked.pattern, [scored[k] for k in members], [regions[k] for k in members]))
+        pattern = _with_core(ranked.pattern, [scored[k] for k in members], [regions[k] for k in members])
+        shares = [_prose(scored[k].index, regions[k]) for k in members if regions[k]]
+        patterns.append(replace(pattern, prose=round(statistics.median(shares), 3)) if shares else pattern)
     return patterns, regions
+
+
+def _prose(index: PageIndex, region: Sequence[int]) -> float:
+    """The region's share of prose, as extraction sees it: navigation blocks dropped."""
+    return prose_share([b for b in text_blocks(index.elements[i] for i in region) if not b.is_navigation])
 
 
 def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:

@@ -1,4 +1,4 @@
-"""Extraction with a wrapper: plausibility, drift, and the classifier blend (with a stub classifier)."""
+"""Extraction with a wrapper: plausibility, drift, no classifier on the hot path, and the fallbacks (with a stub classifier)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from patterns.text import Block, text_blocks
 sys.path.insert(0, str(Path(__file__).parent))
 from test_induce import ARTICLES, story_page  # noqa: E402
 
-WRAPPER_ALONE = Settings(blend=False)
+WRAPPER_ALONE = Settings(classifier=False)
 
 
 @dataclass(frozen=True)
@@ -51,24 +51,27 @@ def wrapper():  # type: ignore[no-untyped-def]
     return Inducer(WRAPPER_ALONE).fit(pages, site="courier.test").wrapper_
 
 
-def test_the_classifier_prunes_boilerplate_inside_the_region(wrapper) -> None:  # type: ignore[no-untyped-def]
-    alone = extract(wrapper, story_page(5), settings=WRAPPER_ALONE)
-    assert ARTICLES[5][1][2] in alone.text
-    blended = extract(wrapper, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("publish"))
-    assert blended.method == "wrapper"
-    assert ARTICLES[5][1][2] not in blended.text and ARTICLES[5][1][0] in blended.text
+class RefusingClassifier:
+    """A classifier that fails the test if it is ever asked."""
+
+    def predict_blocks(self, root: etree._Element) -> list[Prediction]:
+        raise AssertionError("the classifier ran on a page the wrapper fits")
 
 
-def test_a_site_whose_wrapper_says_no_pruning_keeps_its_region_whole(wrapper) -> None:  # type: ignore[no-untyped-def]
-    unpruned = replace(wrapper, prune=False)
-    blended = extract(unpruned, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("publish"))
-    assert blended.method == "wrapper" and ARTICLES[5][1][2] in blended.text
+def test_a_fitting_wrapper_never_runs_the_classifier(wrapper) -> None:  # type: ignore[no-untyped-def]
+    article = extract(wrapper, story_page(5), settings=Settings(), classifier=RefusingClassifier())
+    assert article.method == "wrapper"
+    assert all(sentence in article.text for sentence in ARTICLES[5][1])
 
 
-def test_a_classifier_that_would_drop_most_of_the_region_is_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
-    blended = extract(wrapper, story_page(5), settings=WRAPPER_ALONE, classifier=StubClassifier("e"))
-    assert blended.method == "wrapper"
-    assert all(sentence in blended.text for sentence in ARTICLES[5][1])
+def test_the_shipped_classifier_is_not_loaded_for_a_fitting_wrapper(wrapper, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import forest.extraction.extractor as extractor
+
+    def refuse() -> None:
+        raise AssertionError("the shipped classifier was loaded on the hot path")
+
+    monkeypatch.setattr(extractor, "load_default", refuse)
+    assert extract(wrapper, story_page(5), settings=Settings()).method == "wrapper"
 
 
 def test_a_page_no_pattern_fits_goes_to_the_classifier(wrapper) -> None:  # type: ignore[no-untyped-def]

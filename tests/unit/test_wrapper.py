@@ -28,7 +28,6 @@ def wrapper() -> Wrapper:
         sample=("http://example.test/a.html", "http://example.test/b.html"),
         notes=("skipped page 3: empty page", "café ✓"),
         learned_at="2024-04-16T09:15:00+00:00",
-        prune=False,
     )
 
 
@@ -80,16 +79,15 @@ def test_newer_schema_version_in_the_database_is_refused(wrapper: Wrapper, tmp_p
         {"schema_version": 1, "site": "x", "patterns": [{"xpath": "//p"}]},
         {"schema_version": 1, "site": "x", "patterns": None},
         {"schema_version": "1", "site": "x", "patterns": []},
-        {"schema_version": 1, "site": "x", "patterns": [], "prune": "false"},
     ],
-    ids=["no site", "pattern without score", "patterns not a list", "version a string", "prune a string"],
+    ids=["no site", "pattern without score", "patterns not a list", "version a string"],
 )
 def test_malformed_record_is_a_store_error(record: dict[str, object]) -> None:
     with pytest.raises(StoreError):
         Wrapper.from_dict(record)
 
 
-def test_a_record_from_before_the_prune_flag_lets_the_classifier_prune(wrapper: Wrapper) -> None:
-    record = wrapper.to_dict()
-    del record["prune"]
-    assert Wrapper.from_dict(record).prune is True
+def test_a_record_with_the_retired_prune_flag_still_reads(wrapper: Wrapper) -> None:
+    # Wrappers stored while the classifier pruned at extraction carry a "prune" key.
+    record = wrapper.to_dict() | {"prune": False}
+    assert Wrapper.from_dict(record) == wrapper
