@@ -15,6 +15,7 @@ and code for boilerplate, and FOREST's own evidence outranks it there.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -48,6 +49,8 @@ MIN_DENSITY_RATIO = 1.25
 # Another candidate region replaces the one J x U chose when its F1 against the text the
 # classifier labels content, summed over the pages the pattern explains, is higher by this.
 MIN_AGREEMENT_GAIN = 0.02
+# Candidates cleaned and compared, best first by their raw agreement (each with its container).
+MAX_CLEANED = 5
 # A candidate must hold at least this share of the chosen regions' keywords, summed over the pages.
 MIN_KEYWORD_SHARE = 0.3
 
@@ -71,28 +74,59 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class PageLabels:
-    """One sample page's classifier labels: the block-level element owning each block, its text length and label."""
+    """One sample page's classifier labels: each block's text, the block-level element owning it, and its label."""
 
+    texts: tuple[str, ...]
     elements: tuple[etree._Element, ...]
-    lengths: tuple[int, ...]
     content: tuple[bool, ...]
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(len(text) for text in self.texts)
+
+
+def boilerplate_texts(regions_text: Sequence[frozenset[str]], labels: Sequence[PageLabels]) -> frozenset[str]:
+    """Texts the classifier labels boilerplate inside the region of at least MIN_PAGES sample pages
+    and content on fewer: the site's repeated boilerplate lines ("Posted by", "Comments (0)", a
+    disclaimer), dropped at extraction by a set lookup.
+
+    :param regions_text: each page's block texts inside its region.
+    """
+    rejected: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    for texts, page_labels in zip(regions_text, labels):
+        for text, is_content in {t: c for t, c in zip(page_labels.texts, page_labels.content)}.items():
+            if text in texts:
+                (kept if is_content else rejected)[text] += 1
+    return frozenset(text for text, count in rejected.items() if count >= MIN_PAGES and count > kept[text])
 
 
 def consensus_exclusions(
     pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels]
 ) -> list[str]:
+    """Sub-structures of the regions that the classifier labels boilerplate across the sample, as XPath steps."""
+    return _consensus(pages, regions, labels, [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)])[0]
+
+
+def _consensus(
+    pages: Sequence[ScoredPage],
+    regions: Sequence[Sequence[int]],
+    labels: Sequence[PageLabels],
+    sums: Sequence[tuple[list[int], list[int]]],
+) -> tuple[list[str], list[set[int]]]:
     """Sub-structures of the regions that the classifier labels boilerplate across the sample, as single-step XPaths.
 
     :param pages: the explained sample pages, scored with their keywords.
     :param regions: each page's region (element indices of its page index).
     :param labels: each page's classifier labels (on the page as parsed, before any cut).
+    :param sums: each page's prefix sums of boilerplate and content characters (_label_sums).
+    :return: the exclusions, and the elements they cut on each page.
     """
     if not pages:
-        return []
+        return [], []
     tallies: dict[str, Tally] = {}
     region_chars = region_keywords = region_terms = 0
-    for k, (page, region, page_labels) in enumerate(zip(pages, regions, labels)):
-        boiler, content = _label_sums(page, page_labels)
+    for k, (page, region, (boiler, content)) in enumerate(zip(pages, regions, sums)):
         x_sums = [0, *accumulate(page.own_x)]
         n_sums = [0, *accumulate(page.index.n_terms)]
         end = page.index.end
@@ -105,9 +139,13 @@ def consensus_exclusions(
         region_terms += total(n_sums, region)
         spans = [(node + 1, end[node] + 1) for node in region]  # strictly inside: the region itself is never cut
         for key, found in page.index.keys.items():
-            if not (is_single_step(key) or key[2:] in SIDE_TAGS):
+            steps = _steps_below_anchor(key)
+            if steps is None:
                 continue
             within = [i for lo, hi in spans for i in found[bisect_left(found, lo) : bisect_left(found, hi)]]
+            if steps:
+                # Cut as `.//key` inside the region: its anchor must be inside the region too.
+                within = [i for i in within if _anchor_inside(page, i, steps, spans)]
             if not within:
                 continue
             nodes = page.index.outermost(within)
@@ -143,7 +181,7 @@ def consensus_exclusions(
         cut_chars += size
         for k, nodes in enumerate(fresh):
             covered[k].update(nodes)
-    return chosen
+    return chosen, covered
 
 
 def classifier_agrees(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels]) -> tuple[bool, str]:
@@ -190,17 +228,19 @@ def _inside_mask(page: ScoredPage, region: Sequence[int]) -> list[bool]:
 
 
 def agreeing_choice(choice: Choice, ranked: Sequence[Ranked], pages: Sequence[ScoredPage], labels: Sequence[PageLabels]) -> Choice:
-    """``choice`` with each pattern replaced by the candidate that agrees best with the classifier.
+    """``choice`` with each pattern replaced by the candidate that, cleaned, agrees best with the classifier.
 
     J x U finds where the keywords are dense and unexpected; that is often a container
     a level or two wider than the article (the story with its photo strip and comment
-    thread) or narrower (the first part of a post).  Among the candidates that explain
-    every page a pattern explains (their regions hold, over those pages, at least
-    MIN_KEYWORD_SHARE of the keywords its regions hold), the one whose regions hold the text the classifier
-    labels content most exactly (F1 over characters, summed over those pages: the site's
-    consensus, not one page's labels) replaces it, when it does better by
-    MIN_AGREEMENT_GAIN.  FOREST's evidence stays a precondition: a candidate that does
-    not explain the pages is never taken, however well it agrees.
+    thread), or a run of its paragraphs without the headings and lists between them.
+    Among the candidates that explain every page a pattern explains (their regions hold,
+    over those pages, at least MIN_KEYWORD_SHARE of the keywords its regions hold), the
+    few whose regions hold the text the classifier labels content most exactly, and the
+    containers of those that are runs of siblings, are cleaned as learning would clean
+    them (consensus exclusions); the one that then agrees best (F1 over characters, summed
+    over the pages: the site's consensus, not one page's labels) replaces the pattern when
+    it does better by MIN_AGREEMENT_GAIN.  A candidate that does not explain the pages is
+    never taken, however well it agrees.
     """
     sums = [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)]
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
@@ -209,36 +249,81 @@ def agreeing_choice(choice: Choice, ranked: Sequence[Ranked], pages: Sequence[Sc
         members = [k for k, a in enumerate(choice.assignment) if a == j]
         if not members:
             continue
+        subset = [pages[k] for k in members]
+        subset_sums = [sums[k] for k in members]
+        subset_labels = [labels[k] for k in members]
 
-        def agreement(candidate: Ranked) -> float:
+        def regions_of(candidate: Ranked) -> list[list[int]]:
+            return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in subset]
+
+        def agreement(regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
             kept = rejected = found = 0
-            for k in members:
-                page, (boiler, content) = pages[k], sums[k]
+            for k, (page, region, (boiler, content)) in enumerate(zip(subset, regions, subset_sums)):
                 end = page.index.end
-                nodes = page.index.outermost(matches(page.index, candidate.pattern.xpath))
-                kept += sum(content[end[i] + 1] - content[i] for i in nodes)
-                rejected += sum(boiler[end[i] + 1] - boiler[i] for i in nodes)
+                kept += sum(content[end[i] + 1] - content[i] for i in region)
+                rejected += sum(boiler[end[i] + 1] - boiler[i] for i in region)
+                if cut:
+                    kept -= sum(content[end[i] + 1] - content[i] for i in cut[k])
+                    rejected -= sum(boiler[end[i] + 1] - boiler[i] for i in cut[k])
                 found += content[-1]
-            if not kept:
+            if kept <= 0:
                 return 0.0
             precision, recall = kept / (kept + rejected), kept / found
             return 2 * precision * recall / (precision + recall)
 
-        def keywords(candidate: Ranked, k: int) -> int:
-            index = pages[k].index
-            return sum(pages[k].x[i] for i in index.outermost(matches(index, candidate.pattern.xpath)))
+        def cleaned(regions: Sequence[Sequence[int]]) -> float:
+            return agreement(regions, _consensus(subset, regions, subset_labels, subset_sums)[1])
 
-        needed = MIN_KEYWORD_SHARE * sum(keywords(chosen, k) for k in members)
-        eligible = [
-            r for r in ranked
-            if all(best[k] > 0 and r.page_scores[k] > 0 for k in members)
-            and sum(keywords(r, k) for k in members) >= needed
-        ]
-        current = agreement(chosen)
-        top = max(eligible, key=lambda r: (agreement(r), r.pattern.score), default=chosen)
-        if top is not chosen and agreement(top) >= current + MIN_AGREEMENT_GAIN:
-            patterns[j] = top
+        needed = MIN_KEYWORD_SHARE * sum(page.x[i] for page, region in zip(subset, regions_of(chosen)) for i in region)
+        eligible: dict[str, list[list[int]]] = {}
+        for candidate in ranked:
+            if all(best[k] > 0 and candidate.page_scores[k] > 0 for k in members):
+                regions = regions_of(candidate)
+                if sum(page.x[i] for page, region in zip(subset, regions) for i in region) >= needed:
+                    eligible[candidate.pattern.xpath] = regions
+        by_xpath = {r.pattern.xpath: r for r in ranked}
+        raw = sorted(eligible, key=lambda xpath: -agreement(eligible[xpath]))[:MAX_CLEANED]
+        shortlist = dict.fromkeys(raw)
+        for xpath in raw:
+            container = _container(eligible[xpath], subset, eligible)
+            if container is not None:
+                shortlist[container] = None
+        current = cleaned(regions_of(chosen))
+        scores = {xpath: cleaned(eligible[xpath]) for xpath in shortlist}
+        top = max(scores, key=lambda xpath: (scores[xpath], by_xpath[xpath].pattern.score), default=None)
+        if top is not None and top != chosen.pattern.xpath and scores[top] >= current + MIN_AGREEMENT_GAIN:
+            patterns[j] = by_xpath[top]
     return Choice(tuple(patterns), choice.assignment)
+
+
+def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], eligible: dict[str, list[list[int]]]) -> str | None:
+    """The eligible candidate whose region is, on every page, the one parent of a run of siblings ``regions`` is."""
+    parents = []
+    for page, region in zip(pages, regions):
+        up = {page.index.parent[i] for i in region}
+        if len(up) != 1:
+            return None
+        parents.append([up.pop()])
+    return next((xpath for xpath, found in eligible.items() if found == parents), None)
+
+
+def _steps_below_anchor(key: str) -> int | None:
+    """For a key extraction can cut inside a region: 0 for one step (``//div[@class='x']``, a
+    side tag such as ``//figure``), n for an attributed anchor and n plain tags below it
+    (``//div[@class='x']/div/p``: 2); None for other keys."""
+    if is_single_step(key) or key[2:] in SIDE_TAGS:
+        return 0
+    head, sep, path = key.rpartition("]/")
+    if not sep or not key.startswith("//") or "[" in path or not all(part.isalnum() for part in path.split("/")):
+        return None
+    return path.count("/") + 1 if "/" not in head.split("[", 1)[0][2:] and "]/" not in head else None
+
+
+def _anchor_inside(page: ScoredPage, node: int, steps: int, spans: Sequence[tuple[int, int]]) -> bool:
+    anchor = node
+    for _ in range(steps):
+        anchor = page.index.parent[anchor]
+    return any(lo <= anchor < hi for lo, hi in spans)
 
 
 def _sparse(tally: Tally, rest_keywords: int, rest_terms: int) -> bool:

@@ -17,7 +17,7 @@ from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
-from forest.learning.consensus import PageLabels, agreeing_choice, classifier_agrees, consensus_exclusions
+from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES
 from forest.wrapper import Wrapper
@@ -98,6 +98,7 @@ class Inducer:
             )
         self.ranked_: list[Ranked] = []
         exclusions: list[str] = []
+        template: frozenset[str] = frozenset()
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
             chosen = chosen[: 1 + settings.max_alternates]
@@ -131,6 +132,8 @@ class Inducer:
                     [scored[k] for k in explained], [regions[k] for k in explained], [labels[k] for k in explained]
                 )
                 exclusions.extend(key for key in learned if key not in exclusions)
+                texts = [frozenset(b.text for b in text_blocks(scored[k].index.elements[i] for i in regions[k])) for k in explained]
+                template |= boilerplate_texts(texts, [labels[k] for k in explained])
         else:
             raise ValueError(f"unknown ranking {settings.ranking!r}; use 'forest' or 'paper'")
         if not chosen or chosen[0].score <= 0:
@@ -139,7 +142,7 @@ class Inducer:
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
-            template_blocks=_template_blocks(scored, regions),
+            template_blocks=template | _template_blocks(scored, regions),
             exclusions=tuple(exclusions),
             variant={
                 "keywords": settings.keywords,
@@ -213,7 +216,7 @@ def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
     """The classifier's labels on one sample page, as parsed (before any exclusion is cut)."""
     predictions = classifier.predict_blocks(sample.root)
     return PageLabels(
-        tuple(p.element for p in predictions), tuple(len(p.block.text) for p in predictions), tuple(p.is_content for p in predictions)
+        tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions)
     )
 
 
