@@ -227,7 +227,9 @@ def _inside_mask(page: ScoredPage, region: Sequence[int]) -> list[bool]:
     return mask
 
 
-def agreeing_choice(choice: Choice, ranked: Sequence[Ranked], pages: Sequence[ScoredPage], labels: Sequence[PageLabels]) -> Choice:
+def agreeing_choice(
+    choice: Choice, ranked: Sequence[Ranked], pages: Sequence[ScoredPage], labels: Sequence[PageLabels]
+) -> tuple[Choice, list[float]]:
     """``choice`` with each pattern replaced by the candidate that, cleaned, agrees best with the classifier.
 
     J x U finds where the keywords are dense and unexpected; that is often a container
@@ -241,13 +243,17 @@ def agreeing_choice(choice: Choice, ranked: Sequence[Ranked], pages: Sequence[Sc
     over the pages: the site's consensus, not one page's labels) replaces the pattern when
     it does better by MIN_AGREEMENT_GAIN.  A candidate that does not explain the pages is
     never taken, however well it agrees.
+
+    Returns the choice and, for each pattern, its cleaned agreement with the classifier.
     """
     sums = [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)]
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
     patterns = list(choice.patterns)
+    agreements: list[float] = []
     for j, chosen in enumerate(choice.patterns):
         members = [k for k, a in enumerate(choice.assignment) if a == j]
         if not members:
+            agreements.append(0.0)
             continue
         subset = [pages[k] for k in members]
         subset_sums = [sums[k] for k in members]
@@ -293,7 +299,9 @@ def agreeing_choice(choice: Choice, ranked: Sequence[Ranked], pages: Sequence[Sc
         top = max(scores, key=lambda xpath: (scores[xpath], by_xpath[xpath].pattern.score), default=None)
         if top is not None and top != chosen.pattern.xpath and scores[top] >= current + MIN_AGREEMENT_GAIN:
             patterns[j] = by_xpath[top]
-    return Choice(tuple(patterns), choice.assignment)
+            current = scores[top]
+        agreements.append(current)
+    return Choice(tuple(patterns), choice.assignment), agreements
 
 
 def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], eligible: dict[str, list[list[int]]]) -> str | None:

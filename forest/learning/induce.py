@@ -119,7 +119,7 @@ class Inducer:
                          for k, j in enumerate(choice.assignment)]
                 agrees, why = classifier_agrees(scored, first, labels)
                 if agrees:
-                    choice = agreeing_choice(choice, self.ranked_, scored, labels)
+                    choice, self.agreement_ = agreeing_choice(choice, self.ranked_, scored, labels)
                 else:
                     notes.append(why)
                     labels = []
