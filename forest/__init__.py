@@ -1,8 +1,8 @@
 """forest: learn a site's article layout without labels, then extract its pages.
 
 The public names are listed in ``__all__``.  They are imported on first use
-(PEP 562), so that ``import store`` (which needs only :mod:`forest.errors`) and
-``forest --help`` stay light: the learning code pulls in lxml and scikit-learn.
+(PEP 562), so that ``import forest`` and ``forest --help`` stay light: the
+learning code pulls in lxml and scikit-learn.
 """
 
 from __future__ import annotations
@@ -22,19 +22,19 @@ from forest.errors import (
 )
 
 if TYPE_CHECKING:
-    from forest.service.pages import extract_page, learn_pages, load_wrapper, site_of
+    from forest.service.pages import extract_page, learn_pages, load_wrapper
+    from forest.site import site_of
     from forest.config import Settings
     from forest.extraction import extract
     from forest.learning.induce import Inducer, LearnReport
     from forest.model import Article, Page
-    from forest.service.feeds import FeedLearnReport, extract_url, learn_feed
+    from forest.service.feeds import extract_url, learn_feed
     from forest.wrapper import Wrapper
     from forest.storage import WrapperStore
 
 __all__ = [
     "Article",
     "FeedError",
-    "FeedLearnReport",
     "FetchError",
     "ForestError",
     "Inducer",
@@ -69,11 +69,10 @@ _LAZY = {
     "extract_page": "forest.service.pages",
     "learn_pages": "forest.service.pages",
     "load_wrapper": "forest.service.pages",
-    "site_of": "forest.service.pages",
+    "site_of": "forest.site",
     "WrapperStore": "forest.storage",
     "learn_feed": "forest.service.feeds",
     "extract_url": "forest.service.feeds",
-    "FeedLearnReport": "forest.service.feeds",
 }
 
 

@@ -17,10 +17,11 @@ import click
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, StoreError, UnknownSiteError
 
 if TYPE_CHECKING:
+    from forest.config import Settings
     from forest.learning.induce import LearnReport
     from forest.model import Article, Page
-    from forest.wrapper import Wrapper
     from forest.storage import WrapperStore
+    from forest.wrapper import Wrapper
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -181,17 +182,18 @@ def learn(
     author and date are, and stores it.  Given files, pages are grouped by site and one
     wrapper is learned per site.  Pages that cannot be used are skipped and listed.
     """
-    from forest.service.pages import learn_pages
     from forest.config import Settings
+    from forest.service.pages import learn_pages
 
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        _learn_url(files[0], site, keywords or "feed", pages, Settings(respect_robots=not ignore_robots))
+        settings = Settings(respect_robots=not ignore_robots, keywords=keywords, **({"n_pages": pages} if pages else {}))
+        _learn_url(files[0], site, settings)
         return
     if keywords == "feed":
         raise click.UsageError(f"--keywords {keywords} needs a feed URL; files have no feed items")
-    settings = Settings(keywords=keywords or "tfidf")
+    settings = Settings(keywords=keywords)
     chosen = list(files[:pages] if pages else files)
     failures: list[str] = []
     stored = 0
@@ -205,8 +207,7 @@ def learn(
                 failures.append(_one_line(str(exc)))
                 continue
             stored += 1
-            version = next((s.version for s in store.sites() if s.site == wrapper.site), None)
-            _print_learned(wrapper, report, version, sources)
+            _print_learned(wrapper, report, sources)
     for source, reason in skipped:
         click.echo(f"skipped {source}: {reason}")
     if not stored:
@@ -220,18 +221,15 @@ def _is_url(argument: str) -> bool:
     return argument.lower().startswith(("http://", "https://"))
 
 
-def _learn_url(url: str, site: str | None, keywords: str, pages: int | None, settings: Any) -> None:
+def _learn_url(url: str, site: str | None, settings: Settings) -> None:
     """`forest learn FEED_URL`: learn from the feed's pages over HTTP, with progress on stderr."""
-    from forest.learning.induce import LearnReport
     from forest.service.feeds import learn_feed
 
     with _open_store() as store, _fetch_progress("fetching pages") as progress:
-        wrapper, report = learn_feed(
-            url, store=store, settings=settings, n_pages=pages, progress=progress, site=site, keywords=keywords
-        )
+        wrapper, report = learn_feed(url, store=store, settings=settings, progress=progress, site=site)
     if report.feed_url != url:
         click.echo(f"found the feed {report.feed_url}")
-    _print_learned(wrapper, LearnReport(report.used, report.skipped, report.notes), report.version, {})
+    _print_learned(wrapper, report, {})
 
 
 @contextlib.contextmanager
@@ -254,9 +252,9 @@ def _load_pages(
 ) -> tuple[dict[str, tuple[list[Page], dict[str, str]]], list[tuple[str, str]]]:
     """Read ``files`` into Pages grouped by site; return the groups (with page name -> file)
     and the files skipped, with why."""
-    from forest.service.pages import site_of
     from forest.html import canonical_url, decode, parse_html
     from forest.model import Page
+    from forest.site import site_or_none
 
     groups: dict[str, tuple[list[Page], dict[str, str]]] = {}
     skipped: list[tuple[str, str]] = []
@@ -270,12 +268,7 @@ def _load_pages(
             except ParseError as exc:
                 skipped.append((path, str(exc)))
                 continue
-            page_site = site
-            if page_site is None:
-                try:
-                    page_site = site_of(url) if url else None
-                except ValueError:
-                    page_site = None
+            page_site = site or site_or_none(url)
             if page_site is None:
                 skipped.append((path, "no canonical or og:url link names its site; pass --site"))
                 continue
@@ -285,13 +278,13 @@ def _load_pages(
     return groups, skipped
 
 
-def _print_learned(wrapper: Wrapper, report: LearnReport, version: int | None, sources: dict[str, str]) -> None:
+def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str]) -> None:
     def name(page: str) -> str:
         source = sources.get(page)
         return f"{source} ({page})" if source and source != page and not page.startswith("page ") else source or page
 
     total = len(report.used) + len(report.skipped)
-    stored = f" (version {version})" if version else ""
+    stored = f" (version {report.version})" if report.version else ""
     click.echo(f"learned {wrapper.site}{stored} from {len(report.used)} of {total} pages")
     click.echo(f"  main pattern:    {wrapper.main.xpath}")
     alternates = [p.xpath for p in wrapper.patterns[1:]]
@@ -321,7 +314,7 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, version: int | None, s
     help="text: title and text; json: one object (an array for several pages); jsonl: one object per line; "
     "markdown; html: the article region's HTML.",
 )
-@click.option("--no-learn", is_flag=True, help="For a URL of a site with no stored wrapper, fail instead of learning the site from its feed.")
+@click.option("--no-learn", is_flag=True, help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.")
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
 @common_options
 def extract(
@@ -330,10 +323,11 @@ def extract(
     """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
 
     A URL is fetched; when its site has no wrapper yet, the site's feed is found
-    from the page and the site learned first (unless --no-learn).
+    from the page and the site learned first (unless --no-learn).  A page of a site
+    with no wrapper is extracted by the classifier (method: classifier).
     """
-    from forest.service.pages import extract_page
     from forest.config import Settings
+    from forest.service.pages import extract_page
 
     settings = Settings(respect_robots=not ignore_robots)
     records: list[dict[str, Any]] = []
@@ -349,7 +343,7 @@ def extract(
                                               site=site, progress=progress)
                 else:
                     article = extract_page(_read(path), site=site, store=store)
-            except (ParseError, UnknownSiteError, FetchError, FeedError, LearnError) as exc:
+            except (ParseError, FetchError, FeedError, LearnError) as exc:
                 if click.get_current_context().meta.get(_DEBUG):
                     raise
                 message = _one_line(str(exc))
@@ -422,25 +416,21 @@ def _health(store: WrapperStore) -> list[str]:
     """One line per site learned from a feed: the feed, and the misses since it was learned
     (at Settings.relearn_after_misses of them, `forest extract URL` relearns the site)."""
     from forest.config import Settings
-    from forest.service.feeds import FEED_URL, MISSES_AT_LEARN
+    from forest.service.pages import load_wrapper
 
     every = Settings().relearn_after_misses
     lines: list[str] = []
     for info in store.sites():
         try:
-            wrapper = store.find(info.site) or {}
+            wrapper = load_wrapper(info.site, store)
         except StoreError as exc:
             lines.append(f"{info.site}: stored wrapper unreadable ({_one_line(str(exc))})")
             continue
-        raw = wrapper.get("variant")
-        variant: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        feed = variant.get(FEED_URL)
-        if not feed:
+        if not wrapper.feed_url:
             continue
-        baseline = str(variant.get(MISSES_AT_LEARN, "0"))
-        since = info.misses - (int(baseline) if baseline.isdigit() else 0)
+        since = info.misses - wrapper.misses_at_learn
         state = "ok" if since == 0 else f"{since} misses since learned (relearned from the feed every {every})"
-        lines.append(f"{info.site}: {state}; feed {feed}")
+        lines.append(f"{info.site}: {state}; feed {wrapper.feed_url}")
     return lines
 
 
@@ -491,7 +481,7 @@ def demo() -> None:
         click.echo(f"serving {example.directory} at {server.base_url} (its feed leaves out {example.held_out.name})")
         click.echo()
         click.echo(f"$ forest learn --site {example.site} {server.feed_url}")
-        _learn_url(server.feed_url, example.site, "feed", None, settings)
+        _learn_url(server.feed_url, example.site, settings)
         click.echo()
         click.echo(f"$ forest extract --site {example.site} {server.held_out_url}")
         with _open_store() as store:

@@ -14,7 +14,8 @@ class Settings:
     :param n_keywords: keywords per sample page (k).  The FOREST paper uses a
         top-k; 20 gave the best F1 when swept over 5, 10, 15, 20, 30.
     :param keywords: where keywords come from: ``"tfidf"`` (over the site sample),
-        ``"meta"`` (each page's title and description) or ``"feed"`` (feed items).
+        ``"meta"`` (each page's title and description) or ``"feed"`` (feed items);
+        None: the source's own default (feed items for a feed, tf-idf for pages).
     :param scoring: ``"jxu"`` (J x U, the paper) or ``"cov"`` (tf-idf coverage, FOREST_Cov).
     :param candidates: ``"ancestors"`` (significant leaves and their ancestors),
         ``"leaves"`` (ABSELEMS) or ``"paths"`` (ABSPATHS, root-to-leaf tag paths).
@@ -50,7 +51,7 @@ class Settings:
 
     max_page_bytes: int = 10_000_000
     n_keywords: int = 20
-    keywords: str = "tfidf"
+    keywords: str | None = None
     scoring: str = "jxu"
     candidates: str = "ancestors"
     ranking: str = "forest"

@@ -28,6 +28,9 @@ class Wrapper:
     :param notes: what learning noticed: skipped pages, pages that disagree with the main pattern.
     :param learned_at: ISO 8601 UTC timestamp.
     :param fields: XPaths of the article's title, author and date (see forest.fields), where learned.
+    :param feed_url: the feed it was learned from, if any: drift relearns the site from it.
+    :param misses_at_learn: the store's miss counter for the site when it was learned;
+        misses since then measure drift.
     """
 
     site: str
@@ -39,6 +42,8 @@ class Wrapper:
     notes: tuple[str, ...] = ()
     learned_at: str = ""
     fields: Mapping[str, str] = field(default_factory=dict)
+    feed_url: str | None = None
+    misses_at_learn: int = 0
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -57,6 +62,8 @@ class Wrapper:
             "notes": list(self.notes),
             "learned_at": self.learned_at,
             "fields": dict(self.fields),
+            "feed_url": self.feed_url,
+            "misses_at_learn": self.misses_at_learn,
         }
 
     @classmethod
@@ -72,17 +79,30 @@ class Wrapper:
                 f"(supports up to {SCHEMA_VERSION}); upgrade forest or relearn the site"
             )
         try:
+            variant = data.get("variant", {})
             return cls(
                 site=str(data["site"]),
                 patterns=tuple(Pattern.from_dict(p) for p in data["patterns"]),
                 template_blocks=frozenset(data.get("template_blocks", ())),
                 exclusions=tuple(data.get("exclusions", ())),
-                variant={str(k): str(v) for k, v in data.get("variant", {}).items()},
+                variant={str(k): str(v) for k, v in variant.items() if k not in _DRIFT_KEYS},
                 sample=tuple(data.get("sample", ())),
                 notes=tuple(data.get("notes", ())),
                 learned_at=str(data.get("learned_at", "")),
                 fields={str(k): str(v) for k, v in data.get("fields", {}).items()},
+                # Wrappers stored before these were fields kept them as strings in the variant.
+                feed_url=_optional_str(data.get("feed_url", variant.get("feed_url"))),
+                misses_at_learn=int(data.get("misses_at_learn", variant.get("misses_at_learn", 0))),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"malformed wrapper record ({exc!r}); relearn the site") from exc
+
+
+_DRIFT_KEYS = ("feed_url", "misses_at_learn")
+
+
+def _optional_str(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value or None
+    raise TypeError(f"expected a string or null, got {value!r}")

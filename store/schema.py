@@ -52,6 +52,19 @@ DDL = (
 )
 
 
+# The sample pages of each site's current wrapper, kept so that relearning can compare the
+# old wrapper and the new on the pages of both samples.  Optional: created at the first save
+# that has pages, so a database written before it still counts as a forest database.
+SAMPLES_DDL = """
+    CREATE TABLE IF NOT EXISTS sample_pages (
+        site TEXT NOT NULL,
+        name TEXT NOT NULL,
+        html BLOB NOT NULL,
+        PRIMARY KEY (site, name)
+    )
+"""
+
+
 class SchemaState(enum.Enum):
     """What a database holds, as far as forest is concerned."""
 

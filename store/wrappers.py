@@ -9,7 +9,8 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
@@ -19,7 +20,7 @@ from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
 from store.errors import SiteNotFoundError, StoreError
-from store.schema import DB_SCHEMA, SUPPORTED_SCHEMA, SchemaState, create_schema, decode_wrapper, encode_wrapper
+from store.schema import DB_SCHEMA, SAMPLES_DDL, SUPPORTED_SCHEMA, SchemaState, create_schema, decode_wrapper, encode_wrapper
 from store.schema import inspect_schema, user_version
 
 # A write holds the lock for milliseconds, but a concurrent learner may be in
@@ -223,11 +224,14 @@ class WrapperStore:
             )
         return wrapper
 
-    def save(self, site: str, wrapper: dict[str, Any]) -> int:
+    def save(self, site: str, wrapper: dict[str, Any], samples: Sequence[tuple[str, str]] = ()) -> int:
         """Store ``wrapper`` as the new current version for ``site``; return that version.
 
         The history row and the pointer in ``sites`` are written in one
         transaction: on any failure the previous wrapper stays current.
+
+        :param samples: ``(name, html)`` of the pages it was learned from; they replace the
+            site's stored sample pages (see :meth:`samples`).
 
         :raises ValueError: if ``site`` is empty or ``wrapper`` lacks a usable schema_version.
         :raises StoreError: if the database cannot be written.
@@ -248,7 +252,28 @@ class WrapperStore:
             self._db.table("sites").upsert(
                 {"site": site, "version": version, "wrapper": text, "learned_at": learned_at}, pk="site"
             )
+            if samples:
+                self._db.execute(SAMPLES_DDL)
+                self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
+                rows = {name: zlib.compress(html.encode("utf-8", "surrogatepass"), 6) for name, html in samples}
+                self._db.table("sample_pages").insert_all(
+                    [{"site": site, "name": name, "html": blob} for name, blob in rows.items()]
+                )
         return version
+
+    def samples(self, site: str) -> list[tuple[str, str]]:
+        """The ``(name, html)`` sample pages of ``site``'s current wrapper (none for wrappers saved without)."""
+        if self._state is not SchemaState.FOREST or "sample_pages" not in self._db.table_names():
+            return []
+        with self._guard():
+            rows = self._db.execute("SELECT name, html FROM sample_pages WHERE site = ? ORDER BY name", [site]).fetchall()
+        pages = []
+        for name, blob in rows:
+            try:
+                pages.append((str(name), zlib.decompress(blob).decode("utf-8", "surrogatepass")))
+            except (zlib.error, TypeError, UnicodeDecodeError) as exc:
+                raise self._error(f"stored sample page {name!r} of {site!r} is corrupt ({exc})") from exc
+        return pages
 
     def find(self, site: str) -> dict[str, Any] | None:
         """Return the current wrapper for ``site``, or ``None`` if none is stored.
@@ -318,6 +343,8 @@ class WrapperStore:
             self._begin_write()
             current = self._db.execute("DELETE FROM sites WHERE site = ?", [site]).rowcount
             past = self._db.execute("DELETE FROM wrapper_history WHERE site = ?", [site]).rowcount
+            if "sample_pages" in self._db.table_names():
+                self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
         return current + past > 0
 
     def record_extraction(self, site: str, *, miss: bool) -> None:

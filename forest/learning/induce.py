@@ -43,11 +43,22 @@ MAX_REFUSED = 20
 
 @dataclass(frozen=True, slots=True)
 class LearnReport:
-    """What happened to each sample page while learning."""
+    """What learning a site did: the sample pages used and skipped, what it noticed, and where it stored the wrapper.
+
+    :param used: the sample pages learned from (URLs, or ``page N``).
+    :param skipped: ``(page, why)`` for each page not used: fetch failures, unreadable pages, pages without keywords.
+    :param notes: what learning noticed (a mixed template, a small sample, a stored wrapper kept).
+    :param site: the site key.
+    :param version: the stored version in force, or None without a store.
+    :param feed_url: the feed the pages came from, when learned from one.
+    """
 
     used: tuple[str, ...]
-    skipped: tuple[tuple[str, str], ...]  # (page, reason)
+    skipped: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
+    site: str = ""
+    version: int | None = None
+    feed_url: str | None = None
 
 
 class Inducer:
@@ -145,7 +156,7 @@ class Inducer:
             template_blocks=template | _template_blocks(scored, regions),
             exclusions=tuple(exclusions),
             variant={
-                "keywords": settings.keywords,
+                "keywords": settings.keywords or "tfidf",
                 "scoring": settings.scoring,
                 "candidates": settings.candidates,
                 "ranking": settings.ranking,
@@ -155,7 +166,7 @@ class Inducer:
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
         )
-        self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes))
+        self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
 
 
@@ -192,11 +203,12 @@ def _score(
 
     Returns the scored pages and, for each, its sample and keywords.
     """
-    if settings.keywords == "tfidf":
+    source = settings.keywords or "tfidf"
+    if source == "tfidf":
         texts = [" ".join(t for terms in sample.index.terms for t in terms) for sample in samples]
         found = tfidf_keywords(texts, k=settings.n_keywords) if texts else []
-    elif settings.keywords in ("meta", "feed"):
-        found = [metadata_keywords(s.meta, k=settings.n_keywords, source=settings.keywords) for s in samples]
+    elif source in ("meta", "feed"):
+        found = [metadata_keywords(s.meta, k=settings.n_keywords, source=source) for s in samples]
     else:
         raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
     scored: list[ScoredPage] = []

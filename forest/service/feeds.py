@@ -5,35 +5,28 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from dataclasses import replace
 
 import httpx
 
-from forest.service.pages import load_wrapper, site_of
 from forest.config import Settings
-from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, UnknownSiteError
+from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError
 from forest.extraction import extract
+from forest.html import decode
+from forest.learning.induce import Inducer, LearnReport
+from forest.model import Article, Page
 from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
 from forest.net.fetch import PAGE_TYPES, Fetcher, Response
-from forest.html import decode
-from forest.learning.induce import Inducer
-from forest.model import Article, Page
+from forest.service.pages import save_learned, stored_wrapper
+from forest.site import host_of, site_or_none
+from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
-
-if TYPE_CHECKING:
-    from forest.storage import WrapperStore
 
 LOGGER = logging.getLogger(__name__)
 
-# Wrapper.variant keys: the feed a site was learned from, and the store's miss
-# counter at that moment (misses since learning drive relearning).
-FEED_URL = "feed_url"
-MISSES_AT_LEARN = "misses_at_learn"
-# Where keywords come from when learning from a feed: the items' own metadata by
-# default (FOREST_feed; on the bundled example site F1 0.97, tf-idf 0.95).
-KEYWORD_SOURCES = ("feed", "tfidf", "meta")
+# Where keywords come from when learning from a feed, unless Settings.keywords says:
+# the items' own metadata (FOREST_feed; on the bundled example site F1 0.97, tf-idf 0.95).
+FEED_KEYWORDS = "feed"
 # Candidate feeds tried when discovering a site's feed: its <link rel=alternate>
 # feeds (rarely more than 3) and the common paths.
 MAX_FEED_CANDIDATES = 4 + len(COMMON_FEED_PATHS)
@@ -43,60 +36,36 @@ _XML_START = (b"<?xml", b"<rss", b"<feed", b"<rdf:rdf", b"<rdf")
 Progress = Callable[[int, int, str, "str | None"], None]
 
 
-@dataclass(frozen=True, slots=True)
-class FeedLearnReport:
-    """What learning a site from its feed did.
-
-    :param feed_url: the feed used (found by discovery when a page URL was given).
-    :param site: the site key the wrapper was stored under.
-    :param used: the sample pages learned from (final URLs).
-    :param skipped: ``(URL, why)`` for each item page not used: fetch failures, refused
-        content, pages learning could not use.
-    :param version: the stored version, or None without a store.
-    """
-
-    feed_url: str
-    site: str
-    used: tuple[str, ...]
-    skipped: tuple[tuple[str, str], ...]
-    notes: tuple[str, ...]
-    version: int | None = None
-
-
 def learn_feed(
     url: str,
     *,
     store: WrapperStore | None = None,
     settings: Settings | None = None,
-    n_pages: int | None = None,
     progress: Progress | None = None,
     client: httpx.Client | None = None,
     site: str | None = None,
     exclude: Sequence[str] = (),
-    keywords: str = "feed",
-) -> tuple[Wrapper, FeedLearnReport]:
-    """Learn a site from its feed: fetch the feed, up to ``n_pages`` of its items' pages, learn, store.
+) -> tuple[Wrapper, LearnReport]:
+    """Learn a site from its feed: fetch the feed, up to ``settings.n_pages`` of its items' pages, learn, store.
+
+    Items whose page fails are replaced by later items while the feed has more.  Keywords
+    come from each item's title, summary, tags and author unless ``settings.keywords``
+    says otherwise; whatever the source, the items' title, author and date teach the
+    wrapper's fields.  The stored wrapper is replaced only by a better one (see
+    :func:`forest.service.pages.save_learned`).
 
     :param url: the feed's URL, or any page of the site whose feed can be discovered.
-    :param n_pages: sample size (default ``Settings.n_pages``); items whose page fails are
-        replaced by later items while the feed has more.
-    :param site: the site key (default: the host, without ``www.``, of most item pages).
+    :param site: the site key (default: the registered domain of most item pages).
     :param exclude: item links to leave out of the sample.
-    :param keywords: ``"feed"`` (each item's title, summary, tags, author; the default),
-        ``"tfidf"`` or ``"meta"``.
-        Whatever the source, the items' title, author and date teach the wrapper's fields.
     :raises FetchError: when the feed cannot be fetched.
     :raises FeedError: when it is not a feed and no feed can be discovered from it.
     :raises LearnError: when no item page was usable or no pattern was found.
     :raises StoreError: when the store cannot be written.
     """
-    if keywords not in KEYWORD_SOURCES:
-        raise ValueError(f"keywords must be one of {KEYWORD_SOURCES}, not {keywords!r}")
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
         feed = find_feed(fetcher, url)
-        return _learn(fetcher, feed, settings, store=store, n_pages=n_pages or settings.n_pages,
-                      progress=progress, site=site, exclude=exclude, keywords=keywords)
+        return _learn(fetcher, feed, settings, store=store, progress=progress, site=site, exclude=exclude)
 
 
 def extract_url(
@@ -111,20 +80,17 @@ def extract_url(
 ) -> Article:
     """Fetch ``url`` and extract its article with its site's stored wrapper.
 
-    With no wrapper stored for the page's host, the site's feed is discovered from the
-    page and the site learned first (unless ``learn_if_missing`` is False).  The
+    With no wrapper stored for the page's site, the site's feed is discovered from the
+    page and the site learned first (unless ``learn_if_missing`` is False); a site with
+    no wrapper and none learned is extracted cold, by the classifier.  The
     extraction is counted in the store; after ``Settings.relearn_after_misses`` misses
     since a site was learned from a feed, it is relearned from that feed.
 
     :param site: the stored site to use instead of the one the URL's host gives.
     :raises FetchError: when the page cannot be fetched.
-    :raises UnknownSiteError: when no wrapper is stored and learning is off.
-    :raises FeedError: when learning is needed but the site has no discoverable feed.
     :raises ParseError: when the page is not readable HTML.
     """
     if store is None:
-        from forest.storage import WrapperStore
-
         with WrapperStore() as opened:
             return extract_url(url, store=opened, settings=settings, learn_if_missing=learn_if_missing,
                                client=client, site=site, progress=progress)
@@ -133,15 +99,20 @@ def extract_url(
         response = fetcher.fetch(url, kind="page")
         notes: tuple[str, ...] = ()
         if site is None:
-            site = store.site_for_host(_host(response.final_url)) or store.site_for_host(_host(url))
-        wrapper = _stored(site, store)
+            site = store.site_for_host(host_of(response.final_url) or "") or store.site_for_host(host_of(url) or "")
+        wrapper = stored_wrapper(site, store)
+        if wrapper is None and learn_if_missing:
+            try:
+                feed = discover(fetcher, response)
+                wrapper, report = _learn(fetcher, feed, settings, store=store, progress=progress, site=site)
+                notes = (f"learned {wrapper.site} from {feed.url} ({len(report.used)} pages) before extracting",)
+            except (FeedError, LearnError) as exc:
+                notes = (f"extracted without a wrapper: {' '.join(str(exc).split())}",)
         if wrapper is None:
-            if not learn_if_missing:
-                raise UnknownSiteError(site or site_of(response.final_url))
-            feed = discover(fetcher, response)
-            wrapper, report = _learn(fetcher, feed, settings, store=store, n_pages=settings.n_pages,
-                                     progress=progress, site=site)
-            notes = (f"learned {wrapper.site} from {feed.url} ({len(report.used)} pages) before extracting",)
+            # A site with no wrapper and none to learn: the page is extracted cold, by the classifier.
+            article = _extract(None, response, settings)
+            article = replace(article, site=site or site_or_none(response.final_url), notes=notes + article.notes)
+            return article
         article = _extract(wrapper, response, settings)
         store.record_extraction(wrapper.site, miss=article.method != "wrapper")
         if article.method != "wrapper":
@@ -201,14 +172,11 @@ def _learn(
     settings: Settings,
     *,
     store: WrapperStore | None,
-    n_pages: int,
     progress: Progress | None,
     site: str | None = None,
     exclude: Sequence[str] = (),
-    keywords: str = "feed",
-) -> tuple[Wrapper, FeedLearnReport]:
-    if n_pages < 1:
-        raise ValueError(f"n_pages must be at least 1, not {n_pages}")
+) -> tuple[Wrapper, LearnReport]:
+    n_pages = settings.n_pages
     excluded = set(exclude)
     queue = [item for item in feed.items if item.link not in excluded]
     if not queue:
@@ -237,12 +205,12 @@ def _learn(
 
     pages: list[Page] = []
     # A feed may list pages of other sites (syndicated items); learn the one most items are on.
-    hosts = Counter(site_of(r.final_url) for _, r in fetched)
-    majority = hosts.most_common(1)[0][0] if hosts else site_of(feed.url)
-    site = site or majority
+    hosts = Counter(site_or_none(r.final_url) for _, r in fetched)
+    majority = hosts.most_common(1)[0][0] if hosts else site_or_none(feed.url)
+    site = site or majority or "unknown"
     for item, response in fetched:
-        page_site = site_of(response.final_url)
-        if not _same_site(page_site, majority):
+        page_site = site_or_none(response.final_url)
+        if page_site != majority:
             skipped.append((response.final_url, f"on another site ({page_site}), not {majority}"))
             continue
         try:
@@ -255,30 +223,24 @@ def _learn(
         reasons = "; ".join(f"{u}: {r}" for u, r in skipped[:5])
         raise LearnError(f"no usable page among the items of {feed.url} ({reasons})", site=site)
 
-    inducer = Inducer(replace(settings, keywords=keywords)).fit(pages, site=site)
-    wrapper: Wrapper = inducer.wrapper_
-    baseline = next((s.misses for s in store.sites() if s.site == wrapper.site), 0) if store is not None else 0
-    wrapper = replace(wrapper, variant={**wrapper.variant, FEED_URL: feed.url, MISSES_AT_LEARN: str(baseline)})
-    version = store.save(wrapper.site, wrapper.to_dict()) if store is not None else None
-    learned = inducer.report_
-    notes = list(learned.notes)
+    inducer = Inducer(replace(settings, keywords=settings.keywords or FEED_KEYWORDS)).fit(pages, site=site)
+    info = store.info(site) if store is not None else None
+    wrapper = replace(inducer.wrapper_, feed_url=feed.url, misses_at_learn=info.misses if info else 0)
+    notes = list(inducer.report_.notes)
     if queue:
         notes.append(f"the feed lists {len(feed.items)} items; the sample stopped at {n_pages} pages")
-    report = FeedLearnReport(
-        feed_url=feed.url,
-        site=wrapper.site,
-        used=learned.used,
-        skipped=tuple(skipped) + learned.skipped,
-        notes=tuple(notes),
-        version=version,
+    report = replace(
+        inducer.report_, skipped=tuple(skipped) + inducer.report_.skipped, notes=tuple(notes), feed_url=feed.url
     )
-    return wrapper, report
+    if store is None:
+        return wrapper, report
+    return save_learned(store, wrapper, report, pages, settings)
 
 
 # --- extraction and drift ----------------------------------------------------------
 
 
-def _extract(wrapper: Wrapper, response: Response, settings: Settings) -> Article:
+def _extract(wrapper: Wrapper | None, response: Response, settings: Settings) -> Article:
     return extract(wrapper, response.body, url=response.final_url, settings=settings,
                    declared_charset=response.charset)
 
@@ -294,23 +256,18 @@ def _relearn_if_drifting(
 ) -> Article:
     """Relearn ``wrapper``'s site from its feed every ``relearn_after_misses`` misses since it was
     learned (the template has likely changed), and extract the page again with the new wrapper."""
-    feed_url = wrapper.variant.get(FEED_URL)
+    feed_url = wrapper.feed_url
     every = settings.relearn_after_misses
     if not feed_url or every <= 0:
         return article
-    info = next((s for s in store.sites() if s.site == wrapper.site), None)
-    try:
-        baseline = int(wrapper.variant.get(MISSES_AT_LEARN, "0"))
-    except ValueError:
-        baseline = 0
-    since = (info.misses - baseline) if info is not None else 0
+    info = store.info(wrapper.site)
+    since = (info.misses - wrapper.misses_at_learn) if info is not None else 0
     # Every N-th miss, not every miss after N: a feed that is gone costs one attempt per N pages.
     if since < every or since % every:
         return article
     try:
         feed = find_feed(fetcher, feed_url)
-        relearned, report = _learn(fetcher, feed, settings, store=store, n_pages=settings.n_pages,
-                                   progress=progress, site=wrapper.site)
+        relearned, report = _learn(fetcher, feed, settings, store=store, progress=progress, site=wrapper.site)
     except ForestError as exc:
         LOGGER.warning("%s: relearning from %s failed: %s", wrapper.site, feed_url, exc)
         return replace(article, notes=(*article.notes, f"relearning {wrapper.site} from {feed_url} failed: {exc}"))
@@ -323,15 +280,6 @@ def _relearn_if_drifting(
 # --- helpers -----------------------------------------------------------------------
 
 
-def _stored(site: str | None, store: WrapperStore) -> Wrapper | None:
-    if site is None:
-        return None
-    try:
-        return load_wrapper(site, store)
-    except UnknownSiteError:
-        return None
-
-
 def _is_html_page(response: Response) -> bool:
     start = response.body.lstrip()[:64].lower()
     if start.startswith(_XML_START):
@@ -339,15 +287,7 @@ def _is_html_page(response: Response) -> bool:
     return looks_like_html(response.body) or response.content_type in PAGE_TYPES
 
 
-def _same_site(page_site: str, site: str) -> bool:
-    return page_site == site or page_site.endswith(f".{site}") or site.endswith(f".{page_site}")
-
-
 def _reason(message: str, url: str) -> str:
     """An error message without its leading ``URL: ``, for lists that already name the URL."""
     head, sep, rest = message.partition(": ")
     return rest if sep and (head == url or head.startswith(("http://", "https://"))) else message
-
-
-def _host(url: str) -> str:
-    return urlsplit(url).hostname or ""

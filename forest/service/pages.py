@@ -1,39 +1,26 @@
-"""Thin library functions over Inducer, extract and WrapperStore: learn a site, load its wrapper, extract a page."""
+"""Learn a site from saved pages and extract pages, with the store: the service layer the CLI and the web app call."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
-from urllib.parse import urlsplit
+from collections.abc import Sequence
+from dataclasses import replace
 
 from forest.config import Settings
 from forest.errors import UnknownSiteError
 from forest.extraction import extract
 from forest.html import canonical_url, parse_html
 from forest.learning.induce import Inducer, LearnReport
+from forest.learning.quality import fit_quality
 from forest.model import Article, Page
+from forest.site import host_of, site_or_none
+from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-if TYPE_CHECKING:
-    # Imported lazily at run time: store imports forest.errors, and importing
-    # store from here at import time would make `import store` pull in all of forest.
-    from forest.storage import WrapperStore
+__all__ = ["extract_page", "learn_pages", "load_wrapper", "save_learned", "stored_wrapper"]
 
-__all__ = ["extract_page", "learn_pages", "load_wrapper", "site_of"]
-
-
-def site_of(url: str) -> str:
-    """The site key of ``url``: its host, lower-cased, without a leading ``www.``.
-
-    ``"https://WWW.Example.com:8080/a"`` gives ``"example.com"``.
-
-    :raises ValueError: if ``url`` has no host.
-    """
-    # urlsplit puts a scheme-less "example.com/a" in the path; "//" makes it the host.
-    host = urlsplit(url if "//" in url else f"//{url}").hostname
-    if not host:
-        raise ValueError(f"URL {url!r} has no host")
-    host = host.rstrip(".")
-    return host[4:] if host.startswith("www.") and len(host) > 4 else host
+# A relearned wrapper replaces the stored one unless it explains the pages of both samples
+# worse by more than this (forest.learning.quality: a mean share of the best I per page).
+QUALITY_MARGIN = 0.02
 
 
 def learn_pages(
@@ -43,21 +30,49 @@ def learn_pages(
     settings: Settings | None = None,
     store: WrapperStore | None = None,
 ) -> tuple[Wrapper, LearnReport]:
-    """Learn one site's wrapper from sample ``pages`` and, if ``store`` is given, save it.
+    """Learn one site's wrapper from sample ``pages`` and, if ``store`` is given, save it (see :func:`save_learned`).
 
-    :param site: the site key; default: the pages' own ``site``, else the host of their URL.
+    :param site: the site key; default: the pages' own ``site``, else the site of their URL.
     :raises LearnError: when no wrapper can be learned (the store is then left untouched).
     :raises StoreError: when the store cannot be written.
     """
     if site is None:
-        site = next((p.site for p in pages if p.site), None)
-    if site is None:
-        site = next((_site_or_none(p.url) for p in pages if _site_or_none(p.url)), None)
+        site = next((p.site for p in pages if p.site), None) or next(
+            (s for s in (site_or_none(p.url) for p in pages) if s), None
+        )
     inducer = Inducer(settings).fit(pages, site=site)
-    wrapper: Wrapper = inducer.wrapper_
-    if store is not None:
-        store.save(wrapper.site, wrapper.to_dict())
-    return wrapper, inducer.report_
+    if store is None:
+        return inducer.wrapper_, inducer.report_
+    return save_learned(store, inducer.wrapper_, inducer.report_, pages, settings)
+
+
+def save_learned(
+    store: WrapperStore, wrapper: Wrapper, report: LearnReport, pages: Sequence[Page], settings: Settings | None = None
+) -> tuple[Wrapper, LearnReport]:
+    """Store a newly learned ``wrapper`` with its sample pages, unless the stored one is better.
+
+    Relearning never replaces a wrapper with one that explains the pages of both samples
+    (the stored sample and ``pages``) worse: the stored wrapper is kept, and the report's
+    notes say why.  Returns the wrapper in force and the report with its stored version.
+    """
+    named = {page.url or f"page {i + 1}": page for i, page in enumerate(pages)}
+    used = [named[name] for name in report.used if name in named]
+    old = stored_wrapper(wrapper.site, store)
+    old_pages = store.samples(wrapper.site) if old is not None else []
+    if old is not None and old_pages:
+        union = [Page(html, url=name, site=wrapper.site) for name, html in old_pages if name not in named] + used
+        before, after = fit_quality(old, union, settings), fit_quality(wrapper, union, settings)
+        if after < before - QUALITY_MARGIN:
+            info = store.info(wrapper.site)
+            version = info.version if info else None
+            note = (
+                f"kept the stored wrapper (version {version}): on the {len(union)} pages of both samples it explains "
+                f"the articles better ({before:.2f} against {after:.2f} for the new one)"
+            )
+            return old, replace(report, notes=(*report.notes, note), version=version)
+    samples = [(name, named[name].html) for name in report.used if name in named]
+    version = store.save(wrapper.site, wrapper.to_dict(), samples=samples)
+    return wrapper, replace(report, version=version)
 
 
 def load_wrapper(site: str, store: WrapperStore) -> Wrapper:
@@ -67,6 +82,16 @@ def load_wrapper(site: str, store: WrapperStore) -> Wrapper:
     :raises StoreError: if the stored record is corrupt or of a newer schema.
     """
     return Wrapper.from_dict(store.get(site))
+
+
+def stored_wrapper(site: str | None, store: WrapperStore) -> Wrapper | None:
+    """The wrapper stored for ``site``, or None when there is none."""
+    if site is None:
+        return None
+    try:
+        return load_wrapper(site, store)
+    except UnknownSiteError:
+        return None
 
 
 def extract_page(
@@ -80,57 +105,37 @@ def extract_page(
     """Extract the article of one page with its site's stored wrapper, and count it in the store.
 
     The site is ``site`` if given; else the stored site of ``url``'s host; else the
-    stored site of the host in the page's ``<link rel=canonical>`` or ``og:url``.
+    stored site of the host in the page's ``<link rel=canonical>`` or ``og:url``.  A page
+    of a site with no stored wrapper is extracted cold, by the classifier
+    (``method="classifier"``).
 
     :param store: where wrappers are; default: ``WrapperStore()`` ($FOREST_DB or the user data dir).
-    :raises UnknownSiteError: if no wrapper is stored for the page's site, or its site cannot be told.
     :raises ParseError: if ``data`` is not a readable HTML page.
     :raises StoreError: if the store cannot be read or written.
     """
     if store is None:
-        from forest.storage import WrapperStore
-
         with WrapperStore() as opened:
             return extract_page(data, site=site, url=url, store=opened, settings=settings)
     settings = settings or Settings()
+    wrapper = stored_wrapper(site, store) if site is not None else None
     if site is None:
-        site, url = _guess_site(data, url, store, settings)
-    wrapper = load_wrapper(site, store)
+        site, wrapper, url = _guess_site(data, url, store, settings)
     article = extract(wrapper, data, url=url, settings=settings)
-    store.record_extraction(wrapper.site, miss=article.method != "wrapper")
-    return article
-
-
-def _site_or_none(url: str | None) -> str | None:
-    if not url:
-        return None
-    try:
-        return site_of(url)
-    except ValueError:
-        return None
+    if wrapper is not None:
+        store.record_extraction(wrapper.site, miss=article.method != "wrapper")
+    return replace(article, site=site) if article.site is None else article
 
 
 def _guess_site(
     data: bytes | str, url: str | None, store: WrapperStore, settings: Settings
-) -> tuple[str, str | None]:
-    """The stored site of a page, from ``url`` or the page's own canonical URL; and the page's URL."""
-    if url:
-        found = store.site_for_host(_host(url))
-        if found:
-            return found, url
-    stated = canonical_url(parse_html(data, max_bytes=settings.max_page_bytes, source=url))
-    if stated:
-        found = store.site_for_host(_host(stated))
-        if found:
-            return found, url or stated
-    named = _site_or_none(url) or _site_or_none(stated)
-    if named:
-        raise UnknownSiteError(named)
-    error = UnknownSiteError("")
-    # The page names no site at all, so say what would help instead.
-    error.args = ("cannot tell the page's site: it has no URL and no canonical or og:url link; name the site (--site)",)
-    raise error
-
-
-def _host(url: str) -> str:
-    return urlsplit(url if "//" in url else f"//{url}").hostname or ""
+) -> tuple[str | None, Wrapper | None, str | None]:
+    """The page's site, its stored wrapper if any, and the page's URL, from ``url`` or the page's own canonical URL."""
+    candidates = [url]
+    if not (url and store.site_for_host(host_of(url) or "")):
+        candidates.append(canonical_url(parse_html(data, max_bytes=settings.max_page_bytes, source=url)))
+    for candidate in candidates:
+        stored = store.site_for_host(host_of(candidate) or "") if candidate else None
+        if stored:
+            return stored, stored_wrapper(stored, store), url or candidate
+    named = next((s for s in (site_or_none(c) for c in candidates) if s), None)
+    return named, None, url

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import os
 import random
 from collections.abc import Callable
@@ -72,14 +74,6 @@ def _corrupt_db(tmp_path: Path) -> str:
 CASES: dict[str, Case] = {
     **{f"extract {name}": _extract(make) for name, make in PAGES.items()},
     **{f"learn {name}": _learn(make) for name, make in PAGES.items()},
-    "extract unknown site": lambda tmp_path, example: ["extract", "--site", "nowhere.test", str(example.held_out)],
-    "extract page of an unknown host": lambda tmp_path, example: [
-        "extract", _file("other.html", b'<html><head><link rel="canonical" href="http://other.test/a">'
-                         b"</head><body><p>Some text here.</p></body></html>")(tmp_path),
-    ],
-    "extract page naming no site": lambda tmp_path, example: [
-        "extract", _file("anon.html", b"<html><body><p>Some text here.</p></body></html>")(tmp_path),
-    ],
     "show unknown site": lambda tmp_path, example: ["show", "nowhere.test"],
     "forget unknown site": lambda tmp_path, example: ["forget", "nowhere.test"],
     "directory as db (sites)": lambda tmp_path, example: ["sites", "--db", str(tmp_path)],
@@ -148,3 +142,22 @@ def test_unreadable_file(runner: CliRunner, db: Path, tmp_path: Path, learned: s
     page.chmod(0)
     result = _run(runner, db, ["extract", "--site", "example.test", str(page)])
     assert result.exit_code == 1 and result.stderr.startswith(f"error: cannot read {page}: Permission denied")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        lambda tmp_path, example: ["extract", "--site", "nowhere.test", str(example.held_out)],
+        lambda tmp_path, example: ["extract", _file("other.html", b'<html><head><link rel="canonical" href="http://other.test/a">'
+                                                   b"</head><body><p>Some text here.</p></body></html>")(tmp_path)],
+        lambda tmp_path, example: ["extract", _file("anon.html", b"<html><body><p>Some text here.</p></body></html>")(tmp_path)],
+    ],
+    ids=["named unknown site", "page of an unknown host", "page naming no site"],
+)
+def test_a_page_of_a_site_with_no_wrapper_is_extracted_cold(
+    runner: CliRunner, db: Path, tmp_path: Path, example: ExampleSite, args: Case
+) -> None:
+    result = _run(runner, db, [*args(tmp_path, example), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["method"] in ("classifier", "page", "none") and record["pattern"] is None

@@ -45,12 +45,12 @@ def test_learning_uses_the_good_items_and_reports_the_bad_ones(
     for path, word in BAD_ITEMS.items():
         assert word in reasons[gazette.url(path)], reasons[gazette.url(path)]
     assert report.version == 1 and wrapper.site == "127.0.0.1"
-    assert wrapper.variant["feed_url"] == gazette.url("/feed.xml")
+    assert wrapper.feed_url == gazette.url("/feed.xml")
     assert set(wrapper.fields) == {"title", "author", "date"}
 
 
 def test_learning_stops_at_n_pages(gazette: Server, fast: Settings, store: WrapperStore) -> None:
-    _, report = learn_feed(gazette.url("/feed.xml"), store=store, settings=fast, n_pages=3)
+    _, report = learn_feed(gazette.url("/feed.xml"), store=store, settings=replace(fast, n_pages=3))
     assert len(report.used) == 3
 
 
@@ -81,11 +81,13 @@ def test_extract_url_learns_a_new_site_through_its_feed(
     assert any("learned 127.0.0.1 from " + gazette.url("/feed.xml") in note for note in article.notes)
 
 
-def test_extract_url_without_learning_refuses_an_unknown_site(
+def test_extract_url_without_learning_extracts_an_unknown_site_cold(
     gazette: Server, fast: Settings, store: WrapperStore, articles: list[Article]
 ) -> None:
-    with pytest.raises(UnknownSiteError, match="127.0.0.1"):
-        extract_url(gazette.url(articles[9].path), store=store, settings=fast, learn_if_missing=False)
+    article = extract_url(gazette.url(articles[9].path), store=store, settings=fast, learn_if_missing=False)
+    assert article.method == "classifier" and article.site == "127.0.0.1" and article.pattern is None
+    assert token_f1(article.text, articles[9].text) >= 0.8
+    assert store.sites() == []
 
 
 @pytest.mark.parametrize(
@@ -100,7 +102,7 @@ def test_extract_url_without_learning_refuses_an_unknown_site(
 def test_a_page_url_leads_to_the_sites_feed(
     gazette: Server, fast: Settings, store: WrapperStore, path: str, feed: str
 ) -> None:
-    _, report = learn_feed(gazette.url(path), store=store, settings=fast, n_pages=3)
+    _, report = learn_feed(gazette.url(path), store=store, settings=replace(fast, n_pages=3))
     assert report.feed_url == gazette.url(feed) and len(report.used) == 3
 
 
@@ -139,7 +141,7 @@ def test_repeated_misses_relearn_the_site_from_its_feed(
     gazette: Server, fast: Settings, store: WrapperStore, articles: list[Article]
 ) -> None:
     settings = replace(fast, relearn_after_misses=2)
-    learn_feed(gazette.url("/feed.xml"), store=store, settings=settings, n_pages=4)
+    learn_feed(gazette.url("/feed.xml"), store=store, settings=replace(settings, n_pages=4))
     redesigned = b"<html><head><title>New look</title></head><body><section id='x'>" + b"".join(
         f"<span>{p}</span>".encode() for p in articles[9].paragraphs) + b"</section></body></html>"
     for server in serve({"/news/new-look.html": static(redesigned)}):
@@ -177,9 +179,10 @@ def test_cli_extract_url_then_sites_shows_health(gazette: Server, runner: CliRun
     assert f"127.0.0.1: ok; feed {gazette.url('/atom.xml')}" in sites
 
 
-def test_cli_extract_no_learn_fails_cleanly(gazette: Server, runner: CliRunner, articles: list[Article]) -> None:
-    result = runner.invoke(cli, ["extract", "--no-learn", gazette.url(articles[9].path)])
-    assert result.exit_code == 1 and result.stderr.startswith("error: ") and "no wrapper stored" in result.stderr
+def test_cli_extract_no_learn_extracts_cold(gazette: Server, runner: CliRunner, articles: list[Article]) -> None:
+    result = runner.invoke(cli, ["extract", "--no-learn", "--format", "json", gazette.url(articles[9].path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["method"] == "classifier"
 
 
 def test_cli_learn_refuses_a_url_mixed_with_files(runner: CliRunner, example_pages: list[Path]) -> None:

@@ -1,0 +1,163 @@
+"""Learning compiles the classifier's labels on the sample into the wrapper, and guards what it stores (small hand-made sites)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from forest.classifier.blocks import walk
+from forest.classifier.model import BlockPrediction
+from forest.config import Settings
+from forest.extraction import extract
+from forest.learning.consensus import consensus_exclusions
+from forest.learning.induce import Inducer, _guarded_choice
+from forest.model import Page
+from forest.service.pages import learn_pages
+from forest.storage import WrapperStore
+from patterns.dom import index_page
+from patterns.ranking import evaluate, score_page
+from keywords.tfidf import tfidf_keywords
+
+STORIES = [
+    ("Harbour crane strike ends", "Dock workers at the northern harbour returned to the cranes on Monday after a nine day strike over night shift pay and the length of crane shifts."),
+    ("Orchard growers count frost damage", "Apple growers in the valley lost up to a third of their blossom to the late frost that settled in the low rows of the orchards."),
+    ("Library opens map room", "The city library opened a map room holding three centuries of surveys, coastal charts and estate plans drawn by hand."),
+    ("Cyclists welcome river road lanes", "Painted cycle lanes now run the full length of the river road from the stone bridge to the old mill by the weir."),
+    ("School kitchens switch to local produce", "Twelve school kitchens now buy carrots, cabbages and potatoes from farms within thirty miles of the town."),
+    ("Observatory volunteers log meteor shower", "Volunteers at the hill observatory logged more than two hundred meteors under clear skies over the reservoir."),
+]
+NAV = '<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li></ul>'
+FOOTER = '<div id="footer"><p>Copyright the Valley Courier, published every morning except Sunday on the market square.</p></div>'
+
+
+def page(i: int, *, extra: str = "") -> str:
+    title, lead = STORIES[i]
+    sentences = [lead] + [f"{word.capitalize()} said the {title.lower()} story would be followed up next week in the paper." for word in lead.split()[:10]]
+    paragraphs = "".join(f"<p>{s}</p>" for s in sentences[:5]) + "<h2>What happens next</h2>" + "".join(f"<p>{s}</p>" for s in sentences[5:])
+    # The caption names the story once: too dense in its keywords for J x U alone to cut it,
+    # less dense than the story.
+    caption = (
+        f'<div class="caption">Photograph of the {title.split()[0].lower()} by our staff photographer number {i} '
+        "taken for the weekend picture desk and the archive</div>"
+    )
+    return (
+        f"<html><head><title>{title}</title></head><body>{NAV}"
+        f'<div id="main"><div class="story"><h1>{title}</h1>{caption}{paragraphs}{extra}</div></div>{FOOTER}</body></html>'
+    )
+
+
+class StubClassifier:
+    """Labels a block boilerplate when ``rule(page number, block text)`` says so; the page number
+    is read from the caption, so that labels can differ between pages."""
+
+    def __init__(self, rule: Callable[[int, str], bool]) -> None:
+        self.rule = rule
+
+    def predict_blocks(self, root: etree._Element) -> list[BlockPrediction]:
+        tree = walk(root.find("body"))
+        number = next((int(b.text.split("number ")[1].split()[0]) for b in tree.blocks if "number " in b.text), -1)
+        out = []
+        for j, block in enumerate(tree.blocks):
+            rejected = self.rule(number, block.text)
+            out.append(BlockPrediction(j, block, tree.elements[int(tree.owner[j])], 0.0 if rejected else 1.0, not rejected))
+        return out
+
+
+def learn(pages: list[str], rule: Callable[[int, str], bool]) -> Inducer:
+    sample = [Page(html, url=f"http://courier.test/{i}") for i, html in enumerate(pages)]
+    return Inducer(Settings(), classifier=StubClassifier(rule)).fit(sample, site="courier.test")
+
+
+def menus(number: int, text: str) -> bool:
+    return text in ("Home", "News", "Sport") or text.startswith("Copyright")
+
+
+def test_a_part_the_classifier_rejects_across_the_sample_becomes_an_exclusion() -> None:
+    pages = [page(i) for i in range(5)]
+    assert "//div[@class='caption']" not in learn(pages, menus).wrapper_.exclusions
+    # One page's labels keep the caption (page 2): the site's consensus still cuts it.
+    wrapper = learn(pages, lambda n, t: menus(n, t) or ("Photograph" in t and n != 2)).wrapper_
+    assert "//div[@class='caption']" in wrapper.exclusions
+    article = extract(wrapper, page(5), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and "Photograph" not in article.text and STORIES[5][1] in article.text
+
+
+def test_one_pages_rejection_is_not_a_consensus() -> None:
+    promo = '<div class="promo">Subscribe to the morning briefing for more stories from the valley</div>'
+    pages = [page(i, extra=promo if i == 0 else "") for i in range(5)]
+    wrapper = learn(pages, lambda n, t: menus(n, t) or "Subscribe" in t).wrapper_
+    assert "//div[@class='promo']" not in wrapper.exclusions
+
+
+def test_a_part_dense_in_keywords_stays_whatever_the_classifier_says() -> None:
+    # The summary repeats the article's lead: FOREST's evidence outranks the labels.
+    pages = [page(i, extra=f'<div class="summary">{STORIES[i][1]}</div>') for i in range(5)]
+    wrapper = learn(pages, lambda n, t: menus(n, t) or t in {s[1] for s in STORIES}).wrapper_
+    assert not any("labels were not used" in note for note in wrapper.notes)  # trusted on this site ...
+    assert "//div[@class='summary']" not in wrapper.exclusions  # ... but not against the keywords
+
+
+def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
+    # It rejects the story's paragraphs, where the keywords are, and keeps the caption: as on a product or reference site.
+    rule = lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}  # noqa: E731
+    wrapper = learn([page(i) for i in range(5)], rule).wrapper_
+    assert any("labels were not used" in note for note in wrapper.notes)
+    assert "//div[@class='caption']" not in wrapper.exclusions
+
+
+def test_without_pages_there_is_nothing_to_cut() -> None:
+    assert consensus_exclusions([], [], []) == []
+
+
+def scored(htmls: list[str]):  # type: ignore[no-untyped-def]
+    indexes = [index_page(etree.HTML(h).find("body")) for h in htmls]
+    texts = [" ".join(t for terms in ix.terms for t in terms) for ix in indexes]
+    return [score_page(ix, kw) for ix, kw in zip(indexes, tfidf_keywords(texts))]
+
+
+def test_a_menu_region_is_refused_and_the_choice_made_again() -> None:
+    archive = "<select id='archive'>" + "".join(f"<option>{m} 2024</option>" for m in ("January", "February", "March")) + "</select>"
+    pages = scored([page(i, extra=archive) for i in range(4)])
+    story, menu = evaluate(pages, "//div[@class='story']"), evaluate(pages, "//select[@id='archive']")
+    # Whatever the scores say, a dropdown is never the article.
+    menu = type(menu)(menu.pattern, tuple(10 * s + 1 for s in story.page_scores), menu.page_terms)
+    choice, refused = _guarded_choice([menu, story], pages, max_alternates=0)
+    assert refused == 1 and choice.patterns[0].pattern.xpath == "//div[@class='story']"
+
+
+def test_the_whole_body_is_refused() -> None:
+    pages = scored([page(i) for i in range(4)])
+    body, story = evaluate(pages, "//body"), evaluate(pages, "//div[@class='story']")
+    body = type(body)(body.pattern, tuple(10 * s + 1 for s in story.page_scores), body.page_terms)
+    choice, refused = _guarded_choice([body, story], pages, max_alternates=0)
+    assert refused == 1 and choice.patterns[0].pattern.xpath == "//div[@class='story']"
+
+
+def test_a_wrapper_from_one_page_says_so_and_lowers_its_confidence() -> None:
+    inducer = learn([page(0)], menus)
+    assert any("learned from 1 usable page" in note for note in inducer.wrapper_.notes)
+    article = extract(inducer.wrapper_, page(5), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and article.confidence <= 0.34
+
+
+def test_a_relearn_that_does_worse_on_both_samples_is_kept_out(tmp_path: Path) -> None:
+    good = [Page(page(i), url=f"http://courier.test/{i}") for i in range(5)]
+    # A page of another layout: learned alone, its pattern fits none of the first sample.
+    other = Page(
+        "<html><body>" + NAV + "<table><tr><td class='text'>" + "".join(f"<font>{STORIES[5][1]} {w}</font><br>" for w in "abc")
+        + "</td></tr></table>" + FOOTER + "</body></html>",
+        url="http://courier.test/old/5",
+    )
+    settings = Settings(classifier=False)
+    with WrapperStore(tmp_path / "f.db") as store:
+        first, report = learn_pages(good, site="courier.test", settings=settings, store=store)
+        assert report.version == 1
+        kept, again = learn_pages([other], site="courier.test", settings=settings, store=store)
+        assert kept == first and again.version == 1
+        assert any("kept the stored wrapper (version 1)" in note for note in again.notes)
+        assert store.info("courier.test").version == 1  # type: ignore[union-attr]
+        better, third = learn_pages(good[:4], site="courier.test", settings=settings, store=store)
+        assert third.version == 2
