@@ -17,7 +17,7 @@ import click
 
 __all__ = ["bench_command", "eval_command"]
 
-BENCH_DATASETS = ("cleanportaleval", "dragnet")
+BENCH_DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1")
 
 
 class EvalError(click.ClickException):
@@ -193,31 +193,34 @@ def eval_command(**params: Any) -> None:
 @click.command("bench")
 @click.option(
     "--dataset", "dataset", multiple=True,
-    help="A dataset name, .jsonl.gz file or RED-like directory; repeatable (default: cleanportaleval, dragnet).",
+    help="A dataset name, .jsonl.gz file or RED-like directory; repeatable (default: cleanportaleval, dragnet, l3s_gn1).",
 )
 @click.option("--k", type=click.IntRange(min=1), default=5, show_default=True, help="Training pages per site for the extraction timing.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of which pages of a site are the training sample.")
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True, help="Timed runs per page (the fastest counts), after one warm-up.")
 @click.option(
-    "--peer", default="trafilatura", show_default=True,
-    help="Peer extractor timed on the same pages for comparison ('' for none).",
+    "--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+    help="Timed runs per page (the fastest counts), after one warm-up.",
+)
+@click.option(
+    "--peer", "peer_names", multiple=True, default=("resiliparse", "trafilatura"), show_default=True,
+    help="Peer extractor timed on the same pages; repeatable ('' for none).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summaries (and every timing) as JSON.")
-def bench_command(dataset: tuple[str, ...], k: int, seed: int, repeat: int, peer: str, as_json: bool) -> None:
+def bench_command(dataset: tuple[str, ...], k: int, seed: int, repeat: int, peer_names: tuple[str, ...], as_json: bool) -> None:
     """Time forest: extraction with a stored wrapper against lxml's bare parse of the same page, and learning
     a site from 10 pages (DESIGN.md section 6 targets)."""
     from eval import bench, datasets, peers
 
     resolved = _resolve(list(dataset) or list(BENCH_DATASETS))
     try:
-        peer_system = peers.peer(peer) if peer else None
+        peer_systems = [peers.peer(name) for name in peer_names if name]
     except (ValueError, ImportError) as exc:
         raise EvalError(str(exc)) from exc
     out = []
     for name, path in resolved:
         samples = _load(name, path)
         sites = datasets.by_site(samples, min_pages=2)
-        result = bench.run_bench(_display_name(name), sites, k=k, seed=seed, repeat=repeat, peer=peer_system, progress=_status)
+        result = bench.run_bench(_display_name(name), sites, k=k, seed=seed, repeat=repeat, peers=peer_systems, progress=_status)
         if as_json:
             out.append(bench.to_dict(result))
         else:

@@ -163,7 +163,10 @@ def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FEED_URL | FILES...")
-@click.option("--site", callback=_non_empty, help="Site the pages belong to (default: the host of each page's canonical or og:url link, or of the feed's pages).")
+@click.option(
+    "--site", callback=_non_empty,
+    help="Site the pages belong to (default: the registered domain of each page's canonical or og:url link, or of the feed's pages).",
+)
 @click.option(
     "--keywords", type=click.Choice(["tfidf", "meta", "feed"]),
     help="Keyword source: tf-idf over the pages (default for files), each page's own title and description, "
@@ -308,13 +311,19 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="URL | FILE...")
-@click.option("--site", callback=_non_empty, help="Site whose wrapper to use (default: from each URL's host, or each page's canonical or og:url link).")
+@click.option(
+    "--site", callback=_non_empty,
+    help="Site whose wrapper to use (default: from each URL's host, or each page's canonical or og:url link).",
+)
 @click.option(
     "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: title and text; json: one object (an array for several pages); jsonl: one object per line; "
     "markdown; html: the article region's HTML.",
 )
-@click.option("--no-learn", is_flag=True, help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.")
+@click.option(
+    "--no-learn", is_flag=True,
+    help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.",
+)
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
 @common_options
 def extract(

@@ -7,6 +7,7 @@ exclusions cut out and its template and navigation blocks dropped.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from lxml import etree
@@ -25,22 +26,43 @@ MIN_REGION_SHARE = 0.1
 MAX_REGION_RATIO = 5
 
 
-def select(root: etree._Element, wrapper: Wrapper, xpath: str) -> tuple[list[etree._Element], list[Block]]:
+def select(
+    root: etree._Element, wrapper: Wrapper, xpath: str, *, cut_tree: bool = False
+) -> tuple[list[etree._Element], list[Block]]:
     """The region ``xpath`` (one of ``wrapper``'s patterns) selects on a parsed page, and its
-    text blocks once the site's learned boilerplate is gone (see cut and clean).
+    text blocks once the site's learned boilerplate is gone (its exclusions, template and
+    navigation blocks).
 
-    The exclusions are cut out of ``root`` itself: callers that need the page whole
-    afterwards pass a copy.
+    :param cut_tree: cut the exclusions out of ``root`` itself, for callers that serialize
+        the region afterwards; otherwise the tree is left whole and the text walk skips them.
     """
     body = root.find("body")
     # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
     if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
         number_elements(body)
-    nodes = outermost(root.xpath(xpath))
+    nodes = outermost(_compiled(xpath)(root))
     if not nodes:
         return [], []
-    cut(nodes, wrapper.exclusions)
-    return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+    if cut_tree or not wrapper.exclusions:
+        cut(nodes, wrapper.exclusions)
+        return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+    try:
+        blocks = text_blocks(nodes, skip=tuple(x.removeprefix("//") for x in wrapper.exclusions))
+    except ValueError:  # an exclusion XSLT cannot match (a hand-edited wrapper): cut it from the tree
+        cut(nodes, wrapper.exclusions)
+        return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+    if 2 * sum(len(b.text) for b in blocks) < sum(_text_length(node) for node in nodes):
+        # The exclusions took most of the region: a wrapper div reused around the article
+        # on this page.  cut() leaves alone what holds half the region; so does this.
+        cut(nodes, wrapper.exclusions)
+        blocks = text_blocks(nodes)
+    return nodes, clean(blocks, wrapper.template_blocks)
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(xpath: str) -> etree.XPath:
+    # A wrapper's few XPaths serve every page of its site: compiled once.
+    return etree.XPath(xpath)
 
 
 # A wrapper learned from fewer sample pages than this says so in its notes and its

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from forest.errors import StoreError
 from patterns.model import Pattern
@@ -67,7 +68,7 @@ class Wrapper:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Wrapper":
+    def from_dict(cls, data: Mapping[str, Any]) -> Wrapper:
         """Rebuild a wrapper from :meth:`to_dict` output.
 
         :raises StoreError: for a newer schema version or a malformed record.

@@ -38,7 +38,7 @@ class Pattern:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> "Pattern":
+    def from_dict(cls, data: dict[str, object]) -> Pattern:
         return cls(
             xpath=str(data["xpath"]),
             score=float(data["score"]),  # type: ignore[arg-type]

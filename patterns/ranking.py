@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from keywords.model import Keywords
 from patterns.dom import IDENTIFYING_ATTRIBUTES, PageIndex, xpath_literal

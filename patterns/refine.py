@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import accumulate
-from typing import Sequence
+from collections.abc import Sequence
 
 from patterns.ranking import ScoredPage
 from patterns.scoring import informativeness

@@ -70,7 +70,7 @@ def extract(
     notes: tuple[str, ...] = ()
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
-            nodes, blocks = region.select(root, wrapper, pattern.xpath)
+            nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=with_html)
             n_words = region.words(blocks)
             if nodes and region.plausible(n_words, pattern.terms):
                 html = region.to_html(nodes) if with_html else ""

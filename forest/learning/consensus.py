@@ -14,6 +14,7 @@ and code for boilerplate, and FOREST's own evidence outranks it there.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -130,9 +131,7 @@ def _consensus(
         x_sums = [0, *accumulate(page.own_x)]
         n_sums = [0, *accumulate(page.index.n_terms)]
         end = page.index.end
-
-        def total(sums: list[int], nodes: Sequence[int]) -> int:
-            return sum(sums[end[i] + 1] - sums[i] for i in nodes)
+        total = functools.partial(_total, end)
 
         region_chars += total(boiler, region) + total(content, region)
         region_keywords += total(x_sums, region)
@@ -248,6 +247,7 @@ def agreeing_choice(
     """
     sums = [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)]
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
+    by_xpath = {r.pattern.xpath: r for r in ranked}
     patterns = list(choice.patterns)
     agreements: list[float] = []
     for j, chosen in enumerate(choice.patterns):
@@ -255,53 +255,62 @@ def agreeing_choice(
         if not members:
             agreements.append(0.0)
             continue
-        subset = [pages[k] for k in members]
-        subset_sums = [sums[k] for k in members]
-        subset_labels = [labels[k] for k in members]
-
-        def regions_of(candidate: Ranked) -> list[list[int]]:
-            return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in subset]
-
-        def agreement(regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
-            kept = rejected = found = 0
-            for k, (page, region, (boiler, content)) in enumerate(zip(subset, regions, subset_sums)):
-                end = page.index.end
-                kept += sum(content[end[i] + 1] - content[i] for i in region)
-                rejected += sum(boiler[end[i] + 1] - boiler[i] for i in region)
-                if cut:
-                    kept -= sum(content[end[i] + 1] - content[i] for i in cut[k])
-                    rejected -= sum(boiler[end[i] + 1] - boiler[i] for i in cut[k])
-                found += content[-1]
-            if kept <= 0:
-                return 0.0
-            precision, recall = kept / (kept + rejected), kept / found
-            return 2 * precision * recall / (precision + recall)
-
-        def cleaned(regions: Sequence[Sequence[int]]) -> float:
-            return agreement(regions, _consensus(subset, regions, subset_labels, subset_sums)[1])
-
-        needed = MIN_KEYWORD_SHARE * sum(page.x[i] for page, region in zip(subset, regions_of(chosen)) for i in region)
+        judge = _Judge([pages[k] for k in members], [sums[k] for k in members], [labels[k] for k in members])
+        needed = MIN_KEYWORD_SHARE * judge.keywords(judge.regions(chosen))
         eligible: dict[str, list[list[int]]] = {}
         for candidate in ranked:
             if all(best[k] > 0 and candidate.page_scores[k] > 0 for k in members):
-                regions = regions_of(candidate)
-                if sum(page.x[i] for page, region in zip(subset, regions) for i in region) >= needed:
+                regions = judge.regions(candidate)
+                if judge.keywords(regions) >= needed:
                     eligible[candidate.pattern.xpath] = regions
-        by_xpath = {r.pattern.xpath: r for r in ranked}
-        raw = sorted(eligible, key=lambda xpath: -agreement(eligible[xpath]))[:MAX_CLEANED]
+        raw = sorted(eligible, key=lambda xpath: -judge.agreement(eligible[xpath]))[:MAX_CLEANED]
         shortlist = dict.fromkeys(raw)
         for xpath in raw:
-            container = _container(eligible[xpath], subset, eligible)
+            container = _container(eligible[xpath], judge.pages, eligible)
             if container is not None:
                 shortlist[container] = None
-        current = cleaned(regions_of(chosen))
-        scores = {xpath: cleaned(eligible[xpath]) for xpath in shortlist}
+        current = judge.cleaned(judge.regions(chosen))
+        scores = {xpath: judge.cleaned(eligible[xpath]) for xpath in shortlist}
         top = max(scores, key=lambda xpath: (scores[xpath], by_xpath[xpath].pattern.score), default=None)
         if top is not None and top != chosen.pattern.xpath and scores[top] >= current + MIN_AGREEMENT_GAIN:
             patterns[j] = by_xpath[top]
             current = scores[top]
         agreements.append(current)
     return Choice(tuple(patterns), choice.assignment), agreements
+
+
+@dataclass(frozen=True, slots=True)
+class _Judge:
+    """Candidate regions against the classifier's labels, on the sample pages one pattern explains."""
+
+    pages: Sequence[ScoredPage]
+    sums: Sequence[tuple[list[int], list[int]]]
+    labels: Sequence[PageLabels]
+
+    def regions(self, candidate: Ranked) -> list[list[int]]:
+        return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in self.pages]
+
+    def keywords(self, regions: Sequence[Sequence[int]]) -> int:
+        return sum(page.x[i] for page, region in zip(self.pages, regions) for i in region)
+
+    def agreement(self, regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
+        """F1 over characters of the regions (less what ``cut`` removes) against the text labelled content."""
+        kept = rejected = found = 0
+        for k, (page, region, (boiler, content)) in enumerate(zip(self.pages, regions, self.sums)):
+            end = page.index.end
+            inside = [*region, *cut[k]] if cut else region
+            signs = [1] * len(region) + [-1] * (len(inside) - len(region))
+            kept += sum(sign * (content[end[i] + 1] - content[i]) for i, sign in zip(inside, signs))
+            rejected += sum(sign * (boiler[end[i] + 1] - boiler[i]) for i, sign in zip(inside, signs))
+            found += content[-1]
+        if kept <= 0:
+            return 0.0
+        precision, recall = kept / (kept + rejected), kept / found
+        return 2 * precision * recall / (precision + recall)
+
+    def cleaned(self, regions: Sequence[Sequence[int]]) -> float:
+        """The agreement once the regions are cleaned as learning would clean them."""
+        return self.agreement(regions, _consensus(self.pages, regions, self.labels, self.sums)[1])
 
 
 def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], eligible: dict[str, list[list[int]]]) -> str | None:
@@ -313,6 +322,11 @@ def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], el
             return None
         parents.append([up.pop()])
     return next((xpath for xpath, found in eligible.items() if found == parents), None)
+
+
+def _total(end: Sequence[int], sums: Sequence[int], nodes: Sequence[int]) -> int:
+    """The sum over the subtrees of ``nodes`` of what the prefix sums ``sums`` count."""
+    return sum(sums[end[i] + 1] - sums[i] for i in nodes)
 
 
 def _steps_below_anchor(key: str) -> int | None:

@@ -7,7 +7,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Sequence
+from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
@@ -87,7 +87,7 @@ class Inducer:
         self.settings = settings
         self.classifier = classifier
 
-    def fit(self, pages: Sequence[Page], site: str | None = None) -> "Inducer":
+    def fit(self, pages: Sequence[Page], site: str | None = None) -> Inducer:
         """Learn from ``pages`` (all of one site).
 
         :raises LearnError: when no page is usable or no pattern is found.

@@ -191,7 +191,7 @@ def _learn(
         batch, queue = queue[: n_pages - len(fetched)], queue[n_pages - len(fetched):]
         planned = max(planned, done + len(batch))
 
-        def on_fetched(link: str, result: Response | FetchError) -> None:
+        def on_fetched(link: str, result: Response | FetchError, planned: int = planned) -> None:
             nonlocal done
             done += 1
             if progress is not None:

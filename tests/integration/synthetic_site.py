@@ -71,7 +71,7 @@ def make_articles(n: int = 10, seed: int = 7) -> list[Article]:
         topic = topics[i % len(topics)]
         words = TOPICS[topic]
 
-        def sentence() -> str:
+        def sentence(words: list[str] = words) -> str:
             a, b, c = rng.sample(words, 3)
             return (f"The {rng.choice(GENERIC)} of {rng.choice(PLACES)} {rng.choice(VERBS)} a "
                     f"{rng.choice(ADJECTIVES)} change in the {a}, and the {b} near the {c} "

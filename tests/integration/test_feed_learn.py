@@ -18,7 +18,7 @@ from synthetic_site import Article, Server, serve, static
 from forest.cli import cli
 from forest.config import Settings
 from forest.demo import token_f1
-from forest.errors import FeedError, UnknownSiteError
+from forest.errors import FeedError
 from forest.net.feed import parse_feed
 from forest.service.feeds import extract_url, learn_feed
 from forest.storage import WrapperStore

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from lxml import etree
 
 from forest.classifier.blocks import walk
@@ -22,12 +21,18 @@ from patterns.ranking import evaluate, score_page
 from keywords.tfidf import tfidf_keywords
 
 STORIES = [
-    ("Harbour crane strike ends", "Dock workers at the northern harbour returned to the cranes on Monday after a nine day strike over night shift pay and the length of crane shifts."),
-    ("Orchard growers count frost damage", "Apple growers in the valley lost up to a third of their blossom to the late frost that settled in the low rows of the orchards."),
-    ("Library opens map room", "The city library opened a map room holding three centuries of surveys, coastal charts and estate plans drawn by hand."),
-    ("Cyclists welcome river road lanes", "Painted cycle lanes now run the full length of the river road from the stone bridge to the old mill by the weir."),
-    ("School kitchens switch to local produce", "Twelve school kitchens now buy carrots, cabbages and potatoes from farms within thirty miles of the town."),
-    ("Observatory volunteers log meteor shower", "Volunteers at the hill observatory logged more than two hundred meteors under clear skies over the reservoir."),
+    ("Harbour crane strike ends",
+     "Dock workers at the northern harbour returned to the cranes on Monday after a nine day strike over night shift pay."),
+    ("Orchard growers count frost damage",
+     "Apple growers in the valley lost up to a third of their blossom to the late frost that settled in the low rows."),
+    ("Library opens map room",
+     "The city library opened a map room holding three centuries of surveys, coastal charts and estate plans drawn by hand."),
+    ("Cyclists welcome river road lanes",
+     "Painted cycle lanes now run the full length of the river road from the stone bridge to the old mill by the weir."),
+    ("School kitchens switch to local produce",
+     "Twelve school kitchens now buy carrots, cabbages and potatoes from farms within thirty miles of the town."),
+    ("Observatory volunteers log meteor shower",
+     "Volunteers at the hill observatory logged more than two hundred meteors under clear skies over the reservoir."),
 ]
 NAV = '<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li></ul>'
 FOOTER = '<div id="footer"><p>Copyright the Valley Courier, published every morning except Sunday on the market square.</p></div>'
@@ -35,7 +40,8 @@ FOOTER = '<div id="footer"><p>Copyright the Valley Courier, published every morn
 
 def page(i: int, *, extra: str = "") -> str:
     title, lead = STORIES[i]
-    sentences = [lead] + [f"{word.capitalize()} said the {title.lower()} story would be followed up next week in the paper." for word in lead.split()[:10]]
+    follow_up = "said the {} story would be followed up next week in the paper."
+    sentences = [lead] + [f"{word.capitalize()} {follow_up.format(title.lower())}" for word in lead.split()[:10]]
     paragraphs = "".join(f"<p>{s}</p>" for s in sentences[:5]) + "<h2>What happens next</h2>" + "".join(f"<p>{s}</p>" for s in sentences[5:])
     # The caption names the story once: too dense in its keywords for J x U alone to cut it,
     # less dense than the story.

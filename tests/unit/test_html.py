@@ -35,8 +35,8 @@ PAGE = "<html><head><title>Café</title></head><body><p>Crème brûlée “today
         # A declared UTF-16 without a BOM is a template's lie: the bytes are ASCII-based.
         (b"<meta charset=utf-16><p>plain</p>", None, "<meta charset=utf-16><p>plain</p>"),
         # A wrong declaration falls through to what decodes.
-        ("<p>é</p>".encode("utf-8"), "ascii", "<p>Ã©</p>"),
-        ("<p>é</p>".encode("utf-8"), "no-such-charset", "<p>é</p>"),
+        ("<p>é</p>".encode(), "ascii", "<p>Ã©</p>"),
+        ("<p>é</p>".encode(), "no-such-charset", "<p>é</p>"),
     ],
     ids=[
         "utf-8 BOM", "utf-16-le BOM", "utf-16-be BOM", "BOM beats header", "utf-8", "cp1252 fallback",

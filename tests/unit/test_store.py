@@ -229,7 +229,7 @@ def test_newer_database_layout_is_store_error(db_path: Path) -> None:
 def test_newer_wrapper_schema_is_store_error(store: WrapperStore, db_path: Path) -> None:
     store.save("example.com", wrapper(1))
     with raw(db_path) as conn:
-        newer = '{"schema_version": %d}' % (SUPPORTED_SCHEMA + 1)
+        newer = f'{{"schema_version": {SUPPORTED_SCHEMA + 1}}}'
         conn.execute("UPDATE sites SET wrapper = ?", [newer])
         conn.execute("UPDATE wrapper_history SET wrapper = ?", [newer])
     with pytest.raises(StoreError, match="newer than this forest supports"):
