@@ -492,6 +492,31 @@ def demo() -> None:
     )
 
 
+# --- serve (the web app; the code lives in forest/webapp/, an optional extra) ----------
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback lets the network use your wrapper database and fetch through you.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@common_options
+def serve(host: str, port: int) -> None:
+    """Run a local web app: learn sites from their feeds, queue extraction jobs, and see on each page what
+    the wrapper takes; with a JSON API (/api/extract, /api/learn, /api/sites, /api/jobs/ID).  Needs the web extra."""
+    try:
+        import uvicorn
+
+        from forest.webapp import create_app
+    except ImportError as exc:
+        raise CLIError(
+            f"forest serve needs the web extra ({exc.name or exc} is missing): pip install 'forest-extract[web]'"
+        ) from exc
+    app = create_app(click.get_current_context().meta.get(_DB))
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 # --- evaluation ----------------------------------------------------------------------
 # The commands live in eval/command.py (eval depends on forest, not the reverse); these
 # stubs load it only when run, so `forest --help` stays fast.  Arguments, --help
