@@ -78,10 +78,17 @@ def check_html(value: object, max_bytes: int) -> str:
     size = len(value.encode("utf-8", errors="replace"))
     if size > max_bytes:
         raise InputError(
-            f"html: the page is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (Settings.max_page_bytes)",
+            f"html: the page is {size_text(size)}, over the {size_text(max_bytes)} limit (Settings.max_page_bytes)",
             status=413,
         )
     return value
+
+
+def size_text(size: int) -> str:
+    """``size`` bytes for a message: ``"40.0 MB"``, ``"2.5 kB"``, ``"300 bytes"``."""
+    if size >= 1_000_000:
+        return f"{size / 1e6:.1f} MB"
+    return f"{size / 1e3:.1f} kB" if size >= 1000 else f"{size} bytes"
 
 
 def error_body(message: str, status: int, **extra: Any) -> bytes:
@@ -145,7 +152,7 @@ class LimitAndProtect:
             await _send_error(send_with_headers, 413, self._too_large(received))
 
     def _too_large(self, size: int) -> str:
-        return f"request body of {size / 1e6:.1f}+ MB is over the {self.max_body_bytes / 1e6:.0f} MB limit"
+        return f"the request body ({size_text(size)} or more) is over the {size_text(self.max_body_bytes)} limit"
 
 
 def _same_origin(headers: dict[bytes, bytes]) -> bool:
