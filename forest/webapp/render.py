@@ -37,6 +37,7 @@ img { display: none; }
 FRAME_CSS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(FRAME_CSS.encode()).digest()).decode()
 FRAME_CSP = f"default-src 'none'; style-src '{FRAME_CSS_HASH}'"
 
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 
@@ -116,7 +117,7 @@ def _parse(body: bytes | str, charset: str | None) -> lxml_html.HtmlElement:
         raise PageUnreadable("the page is empty")
     try:
         root = lxml_html.document_fromstring(
-            text, parser=etree.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+            text, parser=lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
         )
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise PageUnreadable(f"not parseable as HTML ({exc})") from exc
@@ -158,7 +159,7 @@ def _number_elements(body: etree._Element | None) -> None:
 
 
 def _text(element: etree._Element) -> str:
-    return " ".join(element.text_content().split()) if isinstance(element, lxml_html.HtmlElement) else ""
+    return " ".join("".join(element.itertext()).split())
 
 
 def _mark_exclusions(region: Sequence[etree._Element], exclusions: Sequence[str]) -> int:
@@ -228,8 +229,9 @@ def _sanitize(root: lxml_html.HtmlElement) -> None:
         for name in list(element.attrib):
             lowered = name.lower()
             if lowered.startswith("on") or lowered in ("style", "dfs", "target", "http-equiv") or lowered in URL_ATTRIBUTES:
-                if lowered == "href":
-                    element.set("data-href", element.get(name, ""))  # visible on inspection, never followed
+                target = element.get(name, "").strip()
+                if lowered == "href" and (not _SCHEME.match(target) or target.lower().startswith(("http:", "https:"))):
+                    element.set("data-href", target)  # visible on inspection, never followed
                 del element.attrib[name]
 
 
