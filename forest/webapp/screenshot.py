@@ -16,7 +16,7 @@ from forest.demo import example_site, serve_example
 from forest.webapp.app import create_app
 from forest.webapp.live import launch, serve_in_thread, submit_job
 
-VIEWPORT = {"width": 1440, "height": 1000}
+VIEWPORT = {"width": 1440, "height": 1560}
 
 
 def screenshot(out: Path) -> Path:
