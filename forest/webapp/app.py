@@ -21,8 +21,8 @@ from starlette.templating import Jinja2Templates
 import forest
 from forest.webapp import views
 from forest.webapp.jobs import MAX_ATTEMPTS, Job, JobStore
-from forest.webapp.state import Config, config_of, queue_html, queue_job
 from forest.webapp.safety import InputError, LimitAndProtect, check_html, check_url, error_body
+from forest.webapp.state import Config, config_of, queue_html, queue_job
 from forest.webapp.worker import LEASE_S, Worker
 
 HERE = Path(__file__).resolve().parent
@@ -134,7 +134,7 @@ def api_sites(request: Request) -> Response:
 def api_jobs(request: Request) -> Response:
     page = views.page_number(request)
     with JobStore(config_of(request).db_path) as jobs:
-        found = jobs.list(offset=(page - 1) * views.PAGE_SIZE, limit=views.PAGE_SIZE)
+        found = jobs.recent(offset=(page - 1) * views.PAGE_SIZE, limit=views.PAGE_SIZE)
         total = jobs.count()
     return JSONResponse({"jobs": [j.to_dict() for j in found], "page": page, "total": total})
 

@@ -206,15 +206,18 @@ class JobStore:
             table = self._db.table("jobs")
             table.insert({"kind": kind, "url": url, "site": site, "state": "pending", "created_at": now(),
                           "attempts": 0, "input_revision": input_revision})
-            job_id = table.last_pk
-        return self.get(int(job_id))  # type: ignore[arg-type]
+            job_id = int(table.last_pk)  # type: ignore[arg-type]
+        job = self.get(job_id)
+        if job is None:  # deleted between two statements by another process
+            raise StoreError(f"job {job_id} vanished as it was queued", path=str(self.path))
+        return job
 
     def get(self, job_id: int) -> Job | None:
         with self._guard():
             rows = list(self._db.table("jobs").rows_where("id = ?", [job_id]))
         return Job.from_row(rows[0]) if rows else None
 
-    def list(self, *, offset: int = 0, limit: int = 20, state: str | None = None) -> list[Job]:
+    def recent(self, *, offset: int = 0, limit: int = 20, state: str | None = None) -> list[Job]:
         """Jobs newest first."""
         where, args = ("state = ?", [state]) if state else (None, [])
         with self._guard():
@@ -330,6 +333,7 @@ class JobStore:
 
     def revisions(self, *, job_id: int | None = None, url: str | None = None) -> list[Revision]:
         """Revisions of a job's downloads, or of one URL (as asked or as found), oldest first."""
+        args: list[object]
         if job_id is not None:
             where, args = "job_id = ?", [job_id]
         elif url is not None:

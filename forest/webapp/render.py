@@ -9,7 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 # Removed with their content before patterns are evaluated, as forest's own parser
 # removes them (forest/html.py INVISIBLE_TAGS): the @dfs positions of the paper's
@@ -246,4 +247,5 @@ def _document(root: lxml_html.HtmlElement) -> str:
     etree.SubElement(head, "title").text = title or ""
     etree.SubElement(head, "style").text = FRAME_CSS
     root.insert(0, head)
-    return lxml_html.tostring(root, encoding="unicode", method="html", doctype="<!DOCTYPE html>")
+    document: str = lxml_html.tostring(root, encoding="unicode", method="html", doctype="<!DOCTYPE html>")
+    return document

@@ -16,7 +16,8 @@ from forest.demo import example_site, serve_example
 from forest.webapp.app import create_app
 from forest.webapp.live import launch, serve_in_thread, submit_job
 
-VIEWPORT = {"width": 1440, "height": 1560}
+# Tall enough that the frame shows the page's sidebar below the highlighted article.
+VIEWPORT_WIDTH, VIEWPORT_HEIGHT = 1440, 1560
 
 
 def screenshot(out: Path) -> Path:
@@ -34,7 +35,7 @@ def screenshot(out: Path) -> Path:
         with serve_in_thread(app) as base_url, sync_playwright() as playwright:
             browser = launch(playwright)
             try:
-                page = browser.new_page(viewport=VIEWPORT)
+                page = browser.new_page(viewport={"width": VIEWPORT_WIDTH, "height": VIEWPORT_HEIGHT})
                 for action, url in (("learn", site.feed_url), ("extract", site.held_out_url)):
                     submit_job(page, base_url, url=url, action=action, site=example.site)
                     if page.locator("#state.failed").count():

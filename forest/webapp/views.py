@@ -61,7 +61,8 @@ def site_rows(config: Config) -> list[dict[str, Any]]:
                 problem = None
             except forest.StoreError as exc:
                 wrapper, problem = {}, str(exc)
-            variant = wrapper.get("variant") if isinstance(wrapper.get("variant"), dict) else {}
+            raw = wrapper.get("variant")
+            variant: dict[str, Any] = raw if isinstance(raw, dict) else {}
             baseline = str(variant.get(MISSES_AT_LEARN, "0"))
             since = info.misses - (int(baseline) if baseline.isdigit() else 0)
             rows.append({
@@ -153,7 +154,7 @@ async def submit(request: Request) -> Response:
 def job_list(request: Request) -> Response:
     page = page_number(request)
     with JobStore(config_of(request).db_path) as jobs:
-        found = jobs.list(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+        found = jobs.recent(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
         total = jobs.count()
         active = jobs.count(state="pending") + jobs.count(state="running")
     return _render(request, "jobs.html", {

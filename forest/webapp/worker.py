@@ -89,6 +89,9 @@ class Worker:
                 except forest.ForestError as exc:  # the database itself failing: wait, then try again
                     LOGGER.error("job queue: %s", exc)
                     ran = False
+                except Exception:  # a bug outside any job: the worker must not die quietly with it
+                    LOGGER.exception("job queue")
+                    ran = False
                 if not ran:
                     self._wake.wait(self.poll_seconds)
                     self._wake.clear()

@@ -18,11 +18,11 @@ with warnings.catch_warnings():
     # Starlette 1.x would rather its test client ran on the httpx2 package and warns,
     # once, on import when it finds httpx; that says nothing about forest.
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient` is deprecated")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-from forest.config import Settings  # noqa: E402
-from forest.demo import DemoServer, ExampleSite, example_site, serve_example  # noqa: E402
-from forest.webapp import create_app  # noqa: E402
+from forest import Settings
+from forest.demo import DemoServer, ExampleSite, example_site, serve_example
+from forest.webapp import create_app
 
 # The example site is on our own loopback server: no politeness delay, short timeouts.
 FAST = Settings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0)

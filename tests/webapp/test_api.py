@@ -9,12 +9,12 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from conftest import FAST, wait_for_job
+from conftest import FAST
 from starlette.testclient import TestClient
 
+from forest import Article
 from forest.cli import cli
 from forest.demo import DemoServer, ExampleSite, token_f1
-from forest.model import Article
 
 RECORD_KEYS = {"source", *Article("u", "s", "t", "x", "", None, "none", 0.0).to_dict()}
 
@@ -113,7 +113,7 @@ def test_40_mb_body_is_413_json(client: TestClient, chunked: bool) -> None:
 
 
 def test_pasted_page_over_the_page_limit_is_413(make_client: Callable[..., TestClient]) -> None:
-    from forest.config import Settings
+    from forest import Settings
 
     client = make_client(settings=Settings(max_page_bytes=1000, per_host_delay=0.0), max_body_bytes=100_000)
     response = client.post("/api/extract", json={"html": "<p>" + "word " * 500 + "</p>"})

@@ -22,7 +22,7 @@ from forest.webapp.worker import Worker
 CRASHING_WORKER = """
 import os, sys
 from pathlib import Path
-from forest.config import Settings
+from forest import Settings
 from forest.webapp.jobs import JobStore
 from forest.webapp.worker import Worker
 
@@ -39,7 +39,7 @@ sys.exit("the worker did not crash: no pending job?")
 
 def crash_a_worker(db: Path, lease_seconds: float = 30.0) -> None:
     result = subprocess.run([sys.executable, "-c", CRASHING_WORKER, str(db), str(lease_seconds)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 3, result.stderr
 
 
@@ -88,6 +88,7 @@ def test_a_running_job_with_a_live_lease_is_not_taken_over(db: Path) -> None:
         assert jobs.recover(lease_seconds=30.0) == []
         assert jobs.claim("worker-b") is None
         # The job's lease runs out: it is requeued, and the first worker can no longer finish it.
+        time.sleep(0.01)  # the times have millisecond resolution
         assert jobs.recover(lease_seconds=0.0) == [job_id]
         assert jobs.finish(job_id, "worker-a", {"late": True}) is False
         again = jobs.claim("worker-b")
