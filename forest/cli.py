@@ -511,7 +511,12 @@ def serve(host: str, port: int) -> None:
         raise CLIError(
             f"forest serve needs the web extra ({exc.name or exc} is missing): pip install 'forest-extract[web]'"
         ) from exc
-    app = create_app(click.get_current_context().meta.get(_DB))
+    from forest.webapp.safety import LOOPBACK_HOSTS
+
+    # Bound to loopback, only loopback names are served (DNS rebinding); bound to a
+    # network address on purpose, whatever name the network uses for this machine.
+    app = create_app(click.get_current_context().meta.get(_DB),
+                     allowed_hosts=LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else None)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from starlette.templating import Jinja2Templates
 import forest
 from forest.webapp import views
 from forest.webapp.jobs import MAX_ATTEMPTS, Job, JobStore
-from forest.webapp.safety import InputError, LimitAndProtect, check_html, check_url, error_body
+from forest.webapp.safety import LOOPBACK_HOSTS, InputError, LimitAndProtect, check_html, check_url, error_body
 from forest.webapp.state import Config, config_of, queue_html, queue_job
 from forest.webapp.worker import LEASE_S, Worker
 
@@ -44,6 +44,7 @@ def create_app(
     max_attempts: int = MAX_ATTEMPTS,
     transport: httpx.BaseTransport | None = None,
     max_body_bytes: int | None = None,
+    allowed_hosts: Iterable[str] | None = LOOPBACK_HOSTS,
 ) -> Starlette:
     """The web app over the wrapper database ``db_path`` (default: forest's usual one).
 
@@ -54,6 +55,8 @@ def create_app(
     :param transport: httpx transport for the jobs' downloads (tests inject one).
     :param max_body_bytes: largest request body; default twice ``Settings.max_page_bytes``
         (a pasted page grows when JSON-escaped).
+    :param allowed_hosts: the Host names served (default: loopback names only, against DNS
+        rebinding); None serves any, for a server deliberately bound to a network address.
     :raises StoreError: when the database cannot be opened.
     """
     settings = settings or forest.Settings()
@@ -94,7 +97,8 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(LimitAndProtect, max_body_bytes=config.max_body_bytes)],
+        middleware=[Middleware(LimitAndProtect, max_body_bytes=config.max_body_bytes,
+                               allowed_hosts=None if allowed_hosts is None else frozenset(allowed_hosts))],
         exception_handlers={HTTPException: _http_error, forest.ForestError: _forest_error},
         lifespan=lifespan,
     )

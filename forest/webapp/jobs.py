@@ -168,6 +168,12 @@ class JobStore:
         self.path = Path(path)
         with self._guard():
             self._db = Database(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S), execute_plugins=False)
+            if not {"sites", "wrapper_history"} <= set(self._db.table_names()):
+                self._db.close()
+                # Another application's database, or a new file no WrapperStore has prepared:
+                # job tables alone would make it count as a foreign database to forest.
+                raise StoreError("not a forest database (no wrapper tables); pass --db to use another file",
+                                 path=str(self.path))
             self._create()
 
     def __enter__(self) -> JobStore:

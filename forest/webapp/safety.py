@@ -99,18 +99,25 @@ class _TooLarge(Exception):
     pass
 
 
+# Host names a local server answers to.  Any other Host header is a page of another
+# site whose name was pointed at 127.0.0.1 (DNS rebinding) to read the app as its own.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
 class LimitAndProtect:
-    """ASGI middleware: security headers on every response, request bodies capped at
-    ``max_body_bytes`` (413 JSON), and cross-site POSTs refused (403 JSON).
+    """ASGI middleware: security headers on every response, only ``allowed_hosts`` served
+    (400 JSON; None serves any), request bodies capped at ``max_body_bytes`` (413 JSON),
+    and cross-site POSTs refused (403 JSON).
 
     The cap holds whether or not the client sends a Content-Length: a chunked body is
     counted as it arrives.  A cross-site POST would let any web page queue downloads
     from the user's machine; browsers send Origin on every POST.
     """
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int, allowed_hosts: frozenset[str] | None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -126,6 +133,9 @@ class LimitAndProtect:
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
+        if self.allowed_hosts is not None and _host_name(headers) not in self.allowed_hosts:
+            await _send_error(send_with_headers, 400, "unknown Host header: open the app at http://127.0.0.1:PORT/")
+            return
         if scope["method"] == "POST" and not _same_origin(headers):
             await _send_error(send_with_headers, 403, "cross-site request refused: post from this app's own pages")
             return
@@ -153,6 +163,13 @@ class LimitAndProtect:
 
     def _too_large(self, size: int) -> str:
         return f"the request body ({size_text(size)} or more) is over the {size_text(self.max_body_bytes)} limit"
+
+
+def _host_name(headers: dict[bytes, bytes]) -> str:
+    try:
+        return (urlsplit("//" + headers.get(b"host", b"").decode("latin-1")).hostname or "").rstrip(".")
+    except ValueError:
+        return ""
 
 
 def _same_origin(headers: dict[bytes, bytes]) -> bool:

@@ -24,6 +24,8 @@ from forest import Settings
 from forest.demo import DemoServer, ExampleSite, example_site, serve_example
 from forest.webapp import create_app
 
+# The app serves loopback names only (not the test client's default "testserver").
+BASE_URL = "http://127.0.0.1"
 # The example site is on our own loopback server: no politeness delay, short timeouts.
 FAST = Settings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0)
 
@@ -47,7 +49,7 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
 
     def make(**options: Any) -> TestClient:
         options.setdefault("settings", FAST)
-        client = TestClient(create_app(options.pop("db_path", tmp_path / "forest.db"), **options))
+        client = TestClient(create_app(options.pop("db_path", tmp_path / "forest.db"), **options), base_url=BASE_URL)
         client.__enter__()  # runs the lifespan: the worker starts
         opened.append(client)
         return client

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from conftest import FAST
+from conftest import BASE_URL, FAST
 from starlette.testclient import TestClient
 
 from forest import Article
@@ -25,7 +25,7 @@ def learned(site: DemoServer, tmp_path_factory: pytest.TempPathFactory) -> Itera
     from forest.webapp import create_app
 
     db = tmp_path_factory.mktemp("learned") / "forest.db"
-    with TestClient(create_app(db, settings=FAST)) as client:
+    with TestClient(create_app(db, settings=FAST), base_url=BASE_URL) as client:
         response = client.post("/api/learn", json={"url": site.feed_url, "site": "example.test"})
         assert response.status_code == 200, response.text
         yield client, db
@@ -172,3 +172,25 @@ def test_a_cross_site_post_is_refused(client: TestClient, headers: dict[str, str
     response = client.post("/api/learn", json={"url": "http://example.com/feed"}, headers=headers)
     assert response.status_code == 403 and "cross-site" in response.json()["error"]
     assert client.get("/api/jobs").json()["total"] == 0
+
+
+def test_another_host_name_is_refused(client: TestClient) -> None:
+    # A page of evil.example whose name now resolves to 127.0.0.1 (DNS rebinding) reads nothing.
+    response = client.get("/api/sites", headers={"host": "evil.example:8000"})
+    assert response.status_code == 400 and "Host" in response.json()["error"]
+    assert client.get("/api/sites", headers={"host": "localhost:8000"}).status_code == 200
+
+
+def test_another_applications_database_is_left_alone(tmp_path: Path) -> None:
+    import sqlite3
+
+    from forest import StoreError
+    from forest.webapp import create_app
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    with pytest.raises(StoreError, match="not a forest database"):
+        create_app(other)
+    with sqlite3.connect(other) as conn:
+        assert [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
