@@ -24,6 +24,9 @@ STATES = ("pending", "running", "failed", "finished")
 # Two attempts: one retry covers a crash that had nothing to do with the job
 # (a restart, a killed process); a job that kills its worker twice is the cause.
 MAX_ATTEMPTS = 2
+# The longest a job may run.  Learning fetches 10 pages (4 at a time), each within a 60 s
+# total timeout and 2 retries: about 8 minutes at worst; a job past 30 is stuck.
+MAX_RUN_S = 1800.0
 # Same as the wrapper store's: a learner may hold the write lock during a checkpoint.
 BUSY_TIMEOUT_S = 30.0
 
@@ -286,15 +289,30 @@ class JobStore:
             )
         return cursor.rowcount == 1
 
-    def recover(self, lease_seconds: float, max_attempts: int = MAX_ATTEMPTS) -> list[int]:
+    def recover(self, lease_seconds: float, max_attempts: int = MAX_ATTEMPTS,
+                max_run_seconds: float = MAX_RUN_S) -> list[int]:
         """Requeue or fail the running jobs whose worker stopped renewing its lease (a crash, a kill).
 
         A job with attempts left goes back to pending; one that used them all fails with
-        the reason, so no job stays running forever.  Returns the ids touched.
+        the reason, and so does one running for over ``max_run_seconds`` even though its
+        worker is alive (stuck), so no job stays running forever.  Returns the ids touched.
         """
         cutoff = _ago(lease_seconds)
         with self._guard(), self._db.conn:
             self._db.execute("BEGIN IMMEDIATE")
+            stuck = [
+                int(r[0])
+                for r in self._db.execute(
+                    "SELECT id FROM jobs WHERE state = 'running' AND started_at < ? AND heartbeat_at >= ?",
+                    [_ago(max_run_seconds), cutoff],
+                )
+            ]
+            for job_id in stuck:
+                # Its worker's late result is refused: finish() needs the job still running.
+                self._db.execute(
+                    "UPDATE jobs SET state = 'failed', finished_at = ?, worker = NULL, error = ? WHERE id = ?",
+                    [now(), f"ran for over {max_run_seconds:.0f} s without finishing; given up", job_id],
+                )
             stale = [
                 (int(r[0]), int(r[1]))
                 for r in self._db.execute(
@@ -313,7 +331,7 @@ class JobStore:
                         "UPDATE jobs SET state = 'failed', finished_at = ?, worker = NULL, error = ? WHERE id = ?",
                         [now(), f"the worker stopped while running this job, {attempts} times; not retried", job_id],
                     )
-        return [job_id for job_id, _ in stale]
+        return stuck + [job_id for job_id, _ in stale]
 
     # --- revisions -------------------------------------------------------------------
 

@@ -123,3 +123,15 @@ def test_jobs_queued_before_a_restart_run_after_it(db: Path, site: DemoServer,
         job_id = jobs.add("learn", site.feed_url, site="example.test").id
     client = make_client()
     assert wait_for_job(client, job_id)["state"] == "finished"
+
+
+def test_a_job_stuck_with_a_live_worker_is_failed_after_the_longest_run(db: Path) -> None:
+    with JobStore(db) as jobs:
+        job_id = jobs.add("extract_url", "http://example.com/a.html").id
+        assert jobs.claim("worker-a") is not None
+        time.sleep(0.02)
+        assert jobs.heartbeat(job_id, "worker-a")  # alive, but running too long
+        assert jobs.recover(lease_seconds=30.0, max_run_seconds=0.01) == [job_id]
+        job = jobs.get(job_id)
+        assert job is not None and job.state == "failed" and job.error is not None and "given up" in job.error
+        assert jobs.finish(job_id, "worker-a", {"late": True}) is False
