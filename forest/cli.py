@@ -510,3 +510,33 @@ def demo() -> None:
         f"method: {article.method}, pattern: {article.pattern}, "
         f"token F1 against {example.expected.name}: {f1:.2f}"
     )
+
+
+# --- serve (the web app; the code lives in forest/webapp/, an optional extra) ----------
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback lets the network use your wrapper database and fetch through you.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@common_options
+def serve(host: str, port: int) -> None:
+    """Run a local web app: learn sites from their feeds, queue extraction jobs, and see on each page what
+    the wrapper takes; with a JSON API (/api/extract, /api/learn, /api/sites, /api/jobs/ID).  Needs the web extra."""
+    try:
+        import uvicorn
+
+        from forest.webapp import create_app
+    except ImportError as exc:
+        raise CLIError(
+            f"forest serve needs the web extra ({exc.name or exc} is missing): pip install 'forest-extract[web]'"
+        ) from exc
+    from forest.webapp.safety import LOOPBACK_HOSTS
+
+    # Bound to loopback, only loopback names are served (DNS rebinding); bound to a
+    # network address on purpose, whatever name the network uses for this machine.
+    app = create_app(click.get_current_context().meta.get(_DB),
+                     allowed_hosts=LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else None)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,251 @@
+"""Show a page safely with what a wrapper takes from it: the region highlighted, the parts it drops struck through."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+from lxml import html as lxml_html
+
+# Removed with their content before patterns are evaluated, as forest's own parser
+# removes them (forest/html.py INVISIBLE_TAGS): the @dfs positions of the paper's
+# patterns count the elements of that cleaned tree.
+INVISIBLE_TAGS = ("script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "math")
+# Never shown either: they load or run something, or redirect the frame.
+UNSAFE_TAGS = ("link", "meta", "base", "frame", "frameset", "applet", "portal", "audio", "video", "source", "track")
+# Attributes holding a URL: dropped, so the frame neither navigates nor fetches anything.
+URL_ATTRIBUTES = ("href", "src", "srcset", "action", "formaction", "poster", "data", "background", "ping", "xlink:href")
+# Elements holding one block of text: the unit forest keeps or drops.
+BLOCK_TAGS = frozenset(
+    {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "td", "th", "dd", "dt", "figcaption",
+     "caption", "address", "div", "section", "article", "aside", "header", "footer", "ul", "ol", "table", "tr"}
+)
+
+# The frame's only style.  The page's own CSS is not shown (it would load from the
+# page's site); the strict content security policy allows this one block by its hash.
+FRAME_CSS = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 12px; color: #333; background: #fff; }
+img { display: none; }
+.forest-region { outline: 3px solid #1a7f37; background: #e6f6ea; }
+.forest-excluded, .forest-template, .forest-dropped { text-decoration: line-through; color: #b3261e; background: #fbe9e7; }
+.forest-field { outline: 2px dashed #0b57d0; }
+""".strip()
+FRAME_CSS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(FRAME_CSS.encode()).digest()).decode()
+FRAME_CSP = f"default-src 'none'; style-src '{FRAME_CSS_HASH}'"
+
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
+
+
+class PageUnreadable(ValueError):
+    """The stored page cannot be parsed for display."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageView:
+    """A page prepared for a sandboxed frame.
+
+    :param srcdoc: the whole sanitized document, for ``<iframe sandbox srcdoc=...>``.
+    :param region: how many region nodes are highlighted.
+    :param excluded: how many parts inside them are struck through (exclusions, template, dropped blocks).
+    :param notes: why nothing is highlighted, when nothing is.
+    """
+
+    srcdoc: str
+    region: int
+    excluded: int
+    notes: tuple[str, ...] = ()
+
+
+def page_view(
+    body: bytes | str,
+    *,
+    wrapper: Mapping[str, Any] | None,
+    pattern: str | None,
+    article_text: str = "",
+    charset: str | None = None,
+) -> PageView:
+    """Sanitize ``body`` and mark what ``wrapper`` (its stored dict) takes from it with ``pattern``.
+
+    The wrapper is read as a plain dict, tolerantly: fields it may gain are ignored,
+    and a missing one means nothing to mark.
+
+    :param article_text: the extracted text; region blocks not in it are marked dropped
+        (navigation, template, or pruned by the classifier).
+    :raises PageUnreadable: when the page cannot be parsed.
+    """
+    root = _parse(body, charset)
+    etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
+    notes: list[str] = []
+    region: list[etree._Element] = []
+    marked = 0
+    wrapper = wrapper or {}
+    patterns = [str(p.get("xpath", "")) for p in wrapper.get("patterns", ()) if isinstance(p, Mapping)]
+    if pattern and any("@dfs" in p for p in patterns):
+        _number_elements(root.find("body"))
+    if not pattern:
+        notes.append("no wrapper pattern fitted this page, so no region is highlighted")
+    else:
+        region = _outermost(_xpath(root, pattern))
+        if not region:
+            notes.append(f"the pattern {pattern} selects nothing on this page")
+    for node in region:
+        _add_class(node, "forest-region")
+    marked += _mark_exclusions(region, [str(x) for x in wrapper.get("exclusions", ())])
+    marked += _mark_blocks(region, frozenset(map(str, wrapper.get("template_blocks", ()))), article_text)
+    fields = wrapper.get("fields", {})
+    if isinstance(fields, Mapping):
+        for name, xpath in fields.items():
+            for node in _xpath(root, str(xpath))[:1]:
+                _add_class(node, "forest-field")
+                node.set("data-forest-field", str(name))
+    _sanitize(root)
+    return PageView(_document(root), len(region), marked, tuple(notes))
+
+
+def _parse(body: bytes | str, charset: str | None) -> lxml_html.HtmlElement:
+    text = body if isinstance(body, str) else _decode(body, charset)
+    declaration = _XML_DECLARATION.match(text)
+    if declaration:
+        text = text[declaration.end():]  # lxml refuses str input with an encoding declaration
+    if not text.strip():
+        raise PageUnreadable("the page is empty")
+    try:
+        root = lxml_html.document_fromstring(
+            text, parser=lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+        )
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise PageUnreadable(f"not parseable as HTML ({exc})") from exc
+    if root.find("body") is None:
+        raise PageUnreadable("the page has no <body>")
+    return root
+
+
+def _decode(body: bytes, charset: str | None) -> str:
+    match = _CHARSET.search(body[:4096])
+    for name in (charset, match.group(1).decode("ascii", "ignore") if match else None, "utf-8"):
+        if name:
+            try:
+                return body.decode(name)
+            except (LookupError, UnicodeDecodeError):
+                continue
+    return body.decode("cp1252", errors="replace")
+
+
+def _xpath(root: etree._Element, xpath: str) -> list[etree._Element]:
+    try:
+        found = root.xpath(xpath)
+    except etree.XPathError:
+        return []
+    return [n for n in found if isinstance(n, etree._Element)] if isinstance(found, list) else []
+
+
+def _outermost(nodes: Sequence[etree._Element]) -> list[etree._Element]:
+    """The matches not inside another match: forest's region (forest/extraction.py)."""
+    chosen = set(nodes)
+    return [n for n in nodes if not any(a in chosen for a in n.iterancestors())]
+
+
+def _number_elements(body: etree._Element | None) -> None:
+    # The paper's @dfs positions: depth-first order over the body, as forest numbers them.
+    if body is not None:
+        for i, element in enumerate(body.iter(etree.Element)):
+            element.set("dfs", str(i))
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _mark_exclusions(region: Sequence[etree._Element], exclusions: Sequence[str]) -> int:
+    """Strike through what the exclusions cut: each is a relative XPath applied inside the region.
+
+    Like forest's extraction, a match holding half or more of the region's text is not
+    cut on this page (a wrapper div reused around the article), so it is not struck.
+    """
+    total = sum(len(_text(node)) for node in region)
+    marked = 0
+    for xpath in exclusions:
+        for node in region:
+            for element in _xpath(node, f".{xpath}"):
+                if len(_text(element)) < total / 2:
+                    _add_class(element, "forest-excluded")
+                    marked += 1
+    return marked
+
+
+def _mark_blocks(region: Sequence[etree._Element], template: frozenset[str], article_text: str) -> int:
+    """Strike through the region's text blocks the article left out: template blocks, and,
+    when the article's text is known, blocks not in it (navigation, pruned by the classifier)."""
+    kept = " ".join(article_text.split())
+    marked = 0
+    for node in region:
+        for element in _leaf_blocks(node):
+            if _struck(element):
+                continue
+            text = _text(element)
+            if not text:
+                continue
+            if text in template:
+                _add_class(element, "forest-template")
+                marked += 1
+            elif kept and text not in kept:
+                _add_class(element, "forest-dropped")
+                marked += 1
+    return marked
+
+
+def _leaf_blocks(node: etree._Element) -> Iterable[etree._Element]:
+    """Block elements with no block element inside: the pieces of text forest keeps or drops."""
+    for element in node.iter(etree.Element):
+        if element.tag in BLOCK_TAGS and not any(child.tag in BLOCK_TAGS for child in element.iterdescendants()):
+            yield element
+
+
+def _struck(element: etree._Element) -> bool:
+    return any(
+        cls in (e.get("class") or "").split()
+        for e in (element, *element.iterancestors())
+        for cls in ("forest-excluded", "forest-template")
+    )
+
+
+def _add_class(element: etree._Element, name: str) -> None:
+    classes = (element.get("class") or "").split()
+    if name not in classes:
+        element.set("class", " ".join([*classes, name]))
+
+
+def _sanitize(root: lxml_html.HtmlElement) -> None:
+    """Remove everything that could run, load or navigate: the frame is sandboxed and under a
+    strict policy as well, but a page shown for inspection need not even try."""
+    etree.strip_elements(root, *UNSAFE_TAGS, with_tail=False)
+    for element in root.iter(etree.Element):
+        for name in list(element.attrib):
+            lowered = name.lower()
+            if lowered.startswith("on") or lowered in ("style", "dfs", "target", "http-equiv") or lowered in URL_ATTRIBUTES:
+                target = element.get(name, "").strip()
+                if lowered == "href" and (not _SCHEME.match(target) or target.lower().startswith(("http:", "https:"))):
+                    element.set("data-href", target)  # visible on inspection, never followed
+                del element.attrib[name]
+
+
+def _document(root: lxml_html.HtmlElement) -> str:
+    head = root.find("head")
+    title = head.findtext("title") if head is not None else None
+    if head is not None:
+        root.remove(head)
+    head = lxml_html.Element("head")
+    etree.SubElement(head, "meta", charset="utf-8")
+    etree.SubElement(head, "meta", {"http-equiv": "Content-Security-Policy", "content": FRAME_CSP})
+    etree.SubElement(head, "title").text = title or ""
+    etree.SubElement(head, "style").text = FRAME_CSS
+    root.insert(0, head)
+    document: str = lxml_html.tostring(root, encoding="unicode", method="html", doctype="<!DOCTYPE html>")
+    return document

@@ -1,0 +1,211 @@
+"""The HTML pages of `forest serve`: sites, a site's wrapper, the job form, the job list, a job's result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+import forest
+from forest.webapp.jobs import JobStore, Revision
+from forest.webapp.render import PageUnreadable, PageView, page_view
+from forest.webapp.runner import markdown, record
+from forest.webapp.safety import InputError, check_html, check_url
+from forest.webapp.state import Config, config_of, queue_html, queue_job
+
+PAGE_SIZE = 20
+# Seconds between two reloads of a page showing a job that is not done yet.
+REFRESH_S = 1
+# Stored wrapper variant keys (forest's feed learning writes them; read tolerantly).
+FEED_URL, MISSES_AT_LEARN = "feed_url", "misses_at_learn"
+_CSS = (Path(__file__).resolve().parent / "static" / "app.css").read_bytes()
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    config = config_of(request)
+    return config.templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    return _render(request, "error.html", {"status": status, "message": " ".join(message.split())}, status)
+
+
+def stylesheet(request: Request) -> Response:
+    return Response(_CSS, media_type="text/css", headers={"Cache-Control": "max-age=300"})
+
+
+def no_icon(request: Request) -> Response:
+    return Response(status_code=204)  # browsers ask on every page; there is none
+
+
+def page_number(request: Request) -> int:
+    raw = request.query_params.get("page", "1")
+    if not raw.isdigit() or int(raw) < 1:
+        raise InputError(f"page: a number from 1, not {raw[:20]!r}", status=400)
+    return int(raw)
+
+
+# --- sites -----------------------------------------------------------------------------
+
+
+def site_rows(config: Config) -> list[dict[str, Any]]:
+    """Every stored site with its health, as the API lists them."""
+    rows: list[dict[str, Any]] = []
+    with forest.WrapperStore(config.db_path) as store:
+        for info in store.sites():
+            try:
+                wrapper = store.find(info.site) or {}
+                problem = None
+            except forest.StoreError as exc:
+                wrapper, problem = {}, str(exc)
+            raw = wrapper.get("variant")
+            variant: dict[str, Any] = raw if isinstance(raw, dict) else {}
+            # Drift state is a typed field of the wrapper; older records kept it in the variant.
+            feed_url = wrapper.get(FEED_URL, variant.get(FEED_URL))
+            baseline = str(wrapper.get(MISSES_AT_LEARN, variant.get(MISSES_AT_LEARN, "0")))
+            since = info.misses - (int(baseline) if baseline.isdigit() else 0)
+            rows.append({
+                "site": info.site, "version": info.version, "learned_at": info.learned_at,
+                "pages_extracted": info.pages_extracted, "misses": info.misses,
+                "last_extracted_at": info.last_extracted_at, "feed_url": feed_url,
+                "misses_since_learned": since,
+                "health": problem or ("ok" if since <= 0 else f"{since} misses since learned"),
+            })
+    return rows
+
+
+def home(request: Request) -> Response:
+    config = config_of(request)
+    rows = site_rows(config)
+    return _render(request, "home.html", {"sites": rows, "form": {}, "db_path": config.db_path})
+
+
+def site_page(request: Request) -> Response:
+    site = request.path_params["site"]
+    config = config_of(request)
+    with forest.WrapperStore(config.db_path) as store:
+        wrapper = store.find(site)
+        if wrapper is None:
+            raise HTTPException(404, f"no wrapper stored for site {site!r}")
+        history = store.history(site)
+        health = next((row for row in site_rows(config) if row["site"] == site), {})
+    sample = [str(url) for url in wrapper.get("sample", ())]
+    with JobStore(config.db_path) as jobs:
+        revisions = jobs.revision_counts(sample)
+    versions = [
+        {"version": version, "learned_at": learned_at,
+         "main": (old.get("patterns") or [{}])[0].get("xpath", ""), "patterns": len(old.get("patterns") or [])}
+        for version, learned_at, old in reversed(history)
+    ]
+    return _render(request, "site.html", {
+        "site": site, "wrapper": wrapper, "health": health, "versions": versions,
+        "sample": [(url, revisions.get(url)) for url in sample],
+    })
+
+
+def sample_page(request: Request) -> Response:
+    """The site's current wrapper on one of its stored pages."""
+    site, revision_id = request.path_params["site"], request.path_params["revision"]
+    config = config_of(request)
+    with JobStore(config.db_path) as jobs:
+        revision = jobs.revision(revision_id)
+    if revision is None:
+        raise HTTPException(404, f"no stored page {revision_id}")
+    with forest.WrapperStore(config.db_path) as store:
+        wrapper = forest.load_wrapper(site, store)
+        stored = store.find(site)
+        version = next((s.version for s in store.sites() if s.site == site), None)
+    article = forest.extract(wrapper, revision.body, url=revision.final_url)
+    result = {"site": site, "version": version, "article": record(article, revision.final_url)}
+    view = _view(revision, stored, result["article"])
+    return _render(request, "result.html", {
+        "job": None, "result": result, "article": result["article"], "markdown": markdown(result["article"]),
+        "view": view, "revision": revision, "title": f"{site}: the wrapper on a stored page",
+    })
+
+
+# --- jobs ------------------------------------------------------------------------------
+
+
+async def submit(request: Request) -> Response:
+    """The form: learn from a feed URL, extract a page URL, or extract pasted HTML."""
+    config = config_of(request)
+    form = await request.form(max_part_size=config.max_body_bytes)
+    fields = {key: str(form.get(key) or "") for key in ("action", "url", "html", "site")}
+    try:
+        if fields["action"] == "learn":
+            job = queue_job(config, "learn", check_url(fields["url"]), fields["site"].strip() or None)
+        elif fields["action"] == "extract" and fields["html"].strip():
+            html = check_html(fields["html"], config.settings.max_page_bytes)
+            url = check_url(fields["url"]) if fields["url"].strip() else ""
+            job = queue_html(config, html, url, fields["site"].strip() or None)
+        elif fields["action"] == "extract":
+            job = queue_job(config, "extract_url", check_url(fields["url"]), fields["site"].strip() or None)
+        else:
+            raise InputError("choose to learn a site or to extract a page", status=400)
+    except InputError as exc:
+        rows = site_rows(config)
+        return _render(request, "home.html", {"sites": rows, "form": fields, "error": str(exc),
+                                              "db_path": config.db_path}, exc.status)
+    return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+
+def job_list(request: Request) -> Response:
+    page = page_number(request)
+    with JobStore(config_of(request).db_path) as jobs:
+        found = jobs.recent(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+        total = jobs.count()
+        active = jobs.count(state="pending") + jobs.count(state="running")
+    return _render(request, "jobs.html", {
+        "jobs": found, "page": page, "pages": max(1, -(-total // PAGE_SIZE)), "total": total,
+        "refresh": REFRESH_S if active else None,
+    })
+
+
+def job_page(request: Request) -> Response:
+    """A job: its state while it runs (reloading), its reason if it failed, its result when done."""
+    job_id = request.path_params["job_id"]
+    config = config_of(request)
+    with JobStore(config.db_path) as jobs:
+        job = jobs.get(job_id)
+        if job is None:
+            raise HTTPException(404, f"no job {job_id}")
+        page = (job.result or {}).get("page") or {}
+        revision = jobs.revision(page["revision"]) if page.get("revision") is not None else None
+        downloads = len(jobs.revisions(job_id=job.id))
+    context: dict[str, Any] = {"job": job, "refresh": REFRESH_S if job.active else None, "downloads": downloads,
+                               "title": f"job {job.id}"}
+    if job.state != "finished" or not job.result or "article" not in job.result:
+        return _render(request, "result.html", {**context, "result": job.result, "article": None, "view": None})
+    article = job.result["article"]
+    view = _view(revision, _wrapper_version(config, job.result), article) if revision else None
+    return _render(request, "result.html", {**context, "result": job.result, "article": article,
+                                            "markdown": markdown(article), "view": view, "revision": revision})
+
+
+def _wrapper_version(config: Config, result: dict[str, Any]) -> dict[str, Any] | None:
+    """The wrapper version a result was extracted with (the site may have been relearned or forgotten since)."""
+    site, version = result.get("site"), result.get("version")
+    if not site:
+        return None
+    with forest.WrapperStore(config.db_path) as store:
+        try:
+            history = store.history(str(site))
+        except forest.UnknownSiteError:
+            return None
+    chosen = next((w for v, _, w in history if v == version), None)
+    return chosen if chosen is not None else history[-1][2]
+
+
+def _view(revision: Revision | None, wrapper: dict[str, Any] | None, article: dict[str, Any]) -> PageView | None:
+    if revision is None:
+        return None
+    pattern = article.get("pattern") if article.get("method") == "wrapper" else None
+    try:
+        return page_view(revision.body, wrapper=wrapper, pattern=pattern, article_text=str(article.get("text") or ""))
+    except PageUnreadable as exc:
+        return PageView("", 0, 0, (f"the stored page cannot be shown: {exc}",))
+
