@@ -11,6 +11,7 @@ from forest.extraction import extract
 from forest.html import canonical_url, parse_html
 from forest.induce import Inducer, LearnReport
 from forest.model import Article, Page
+from forest.urls import host_of
 from forest.wrapper import Wrapper
 
 if TYPE_CHECKING:
@@ -133,4 +134,4 @@ def _guess_site(
 
 
 def _host(url: str) -> str:
-    return urlsplit(url if "//" in url else f"//{url}").hostname or ""
+    return host_of(url)

@@ -20,6 +20,7 @@ from forest.fetch import PAGE_TYPES, Fetcher, Response
 from forest.html import decode
 from forest.induce import Inducer
 from forest.model import Article, Page
+from forest.urls import host_of
 from forest.wrapper import Wrapper
 
 if TYPE_CHECKING:
@@ -350,4 +351,4 @@ def _reason(message: str, url: str) -> str:
 
 
 def _host(url: str) -> str:
-    return urlsplit(url).hostname or ""
+    return host_of(url)
