@@ -92,6 +92,15 @@ def common_options(function: F) -> F:
     return function
 
 
+def allow_private_option(function: F) -> F:
+    """--allow-private, for the commands that fetch."""
+    return click.option(
+        "--allow-private", is_flag=True,
+        help="Fetch from loopback, private and link-local addresses too (refused by default: a page, feed or "
+        "redirect could otherwise point forest at an intranet or a cloud metadata service).",
+    )(function)
+
+
 @contextlib.contextmanager
 def _open_store() -> Iterator[WrapperStore]:
     from store import WrapperStore
@@ -149,9 +158,11 @@ def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 )
 @click.option("--pages", type=click.IntRange(min=1), help="Learn from at most this many of the files, or of the feed's pages (default 10).")
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@allow_private_option
 @common_options
 def learn(
-    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False
+    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False,
+    allow_private: bool = False,
 ) -> None:
     """Learn a site's wrapper from its feed (FEED_URL) or from a few of its pages (HTML FILES), and store it.
 
@@ -166,7 +177,8 @@ def learn(
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        _learn_url(files[0], site, keywords or "feed", pages, Settings(respect_robots=not ignore_robots))
+        _learn_url(files[0], site, keywords or "feed", pages,
+                   Settings(respect_robots=not ignore_robots, allow_private=allow_private))
         return
     if keywords == "feed":
         raise click.UsageError(f"--keywords {keywords} needs a feed URL; files have no feed items")
@@ -302,9 +314,11 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, version: int | None, s
 )
 @click.option("--no-learn", is_flag=True, help="For a URL of a site with no stored wrapper, fail instead of learning the site from its feed.")
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@allow_private_option
 @common_options
 def extract(
-    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False
+    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False,
+    allow_private: bool = False,
 ) -> None:
     """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
 
@@ -314,7 +328,7 @@ def extract(
     from forest.api import extract_page
     from forest.config import Settings
 
-    settings = Settings(respect_robots=not ignore_robots)
+    settings = Settings(respect_robots=not ignore_robots, allow_private=allow_private)
     records: list[dict[str, Any]] = []
     failures = 0
     with _open_store() as store:
@@ -461,7 +475,7 @@ def demo() -> None:
 
     example = example_site()
     # Our own server on loopback: no need to space out requests politely.
-    settings = Settings(per_host_delay=0.0)
+    settings = Settings(per_host_delay=0.0, allow_private=True)
     ctx = click.get_current_context()
     with contextlib.ExitStack() as stack:
         if _DB not in ctx.meta:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -95,6 +96,9 @@ def learn_feed(
         raise ValueError(f"keywords must be one of {KEYWORD_SOURCES}, not {keywords!r}")
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
+        # However slow the server or long its Crawl-delay, a learn ends: pages not
+        # fetched by then fail and are skipped like any other failing page.
+        fetcher.deadline = time.monotonic() + settings.learn_timeout
         feed = find_feed(fetcher, url)
         return _learn(fetcher, feed, settings, store=store, n_pages=n_pages or settings.n_pages,
                       progress=progress, site=site, exclude=exclude, keywords=keywords)
@@ -131,6 +135,7 @@ def extract_url(
                                client=client, site=site, progress=progress)
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
+        fetcher.deadline = time.monotonic() + settings.learn_timeout  # the fetch and any learn it needs
         response = fetcher.fetch(url, kind="page")
         notes: tuple[str, ...] = ()
         if site is None:
