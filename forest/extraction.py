@@ -12,6 +12,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.fields import extract_fields
 from forest.html import drop_element, page_title, parse_html
+from forest.limits import classifiable
 from forest.model import Article
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_keywords
@@ -70,7 +71,8 @@ def extract(
     if classifier is None and settings.blend:
         classifier = load_default()
     # Classified before any part is cut: the features look at the whole page.
-    predictions = classifier.predict_blocks(root) if classifier is not None else None
+    # A page too large for the classifier's features is extracted without it (forest.limits).
+    predictions = classifier.predict_blocks(root) if classifier is not None and classifiable(root) else None
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
             nodes, blocks = wrapper_region(root, wrapper, pattern.xpath)

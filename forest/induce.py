@@ -18,6 +18,7 @@ from forest.errors import LearnError, ParseError
 from forest.extraction import boilerplate_texts, wrapper_region
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
+from forest.limits import classifiable
 from forest.model import Page
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
@@ -186,7 +187,7 @@ def _agreement(wrapper: Wrapper, keyed: Sequence[tuple[_Sample, frozenset[str]]]
     """
     regions = []
     for sample, keywords in keyed:
-        dropped = boilerplate_texts(classifier.predict_blocks(sample.root))
+        dropped = boilerplate_texts(classifier.predict_blocks(sample.root)) if classifiable(sample.root) else frozenset()
         for pattern in wrapper.patterns:
             nodes, blocks = wrapper_region(sample.root, wrapper, pattern.xpath)
             if nodes:
