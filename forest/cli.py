@@ -102,10 +102,11 @@ def allow_private_option(function: F) -> F:
 
 
 @contextlib.contextmanager
-def _open_store() -> Iterator[WrapperStore]:
+def _open_store(*, readonly: bool = False) -> Iterator[WrapperStore]:
     from store import WrapperStore
 
-    with WrapperStore(click.get_current_context().meta.get(_DB)) as store:
+    # Read-only commands create nothing: no database, no directory, no WAL switch.
+    with WrapperStore(click.get_current_context().meta.get(_DB), readonly=readonly) as store:
         yield store
 
 
@@ -145,7 +146,17 @@ def cli() -> None:
 def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise click.BadParameter("must not be empty")
-    return value.strip() if value else value
+    return _utf8(ctx, param, value.strip() if value else value)
+
+
+def _utf8(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    # Bytes that are not UTF-8 reach Python as lone surrogates, which SQLite cannot store.
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.BadParameter(f"{value.encode('utf-8', 'backslashreplace').decode()!r} is not valid UTF-8") from None
+    return value
 
 
 @cli.command()
@@ -392,7 +403,7 @@ def _emit(article: Article, record: dict[str, Any], output_format: str, *, first
 @common_options
 def sites() -> None:
     """List the sites with a stored wrapper, with extraction counts and, for sites learned from a feed, their health."""
-    with _open_store() as store:
+    with _open_store(readonly=True) as store:
         rows = [
             (s.site, str(s.version), s.learned_at, str(s.pages_extracted), str(s.misses)) for s in store.sites()
         ]
@@ -438,17 +449,17 @@ def _health(store: WrapperStore) -> list[str]:
 
 
 @cli.command()
-@click.argument("site")
+@click.argument("site", callback=_utf8)
 @common_options
 def show(site: str) -> None:
     """Print the stored wrapper of SITE as JSON."""
-    with _open_store() as store:
+    with _open_store(readonly=True) as store:
         wrapper = store.get(site)
     click.echo(json.dumps(wrapper, ensure_ascii=False, indent=2))
 
 
 @cli.command()
-@click.argument("site")
+@click.argument("site", callback=_utf8)
 @common_options
 def forget(site: str) -> None:
     """Delete the stored wrapper of SITE and its history."""
