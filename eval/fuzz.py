@@ -222,7 +222,7 @@ class Worker:
         if self._conn.poll(limit):
             try:
                 outcome: Outcome = self._conn.recv()
-            except EOFError:  # the worker died (killed by the OS for memory, or crashed in C)
+            except (EOFError, OSError):  # the worker died (killed by the OS for memory, or crashed in C)
                 self._restart()
                 return Outcome("traceback", limit, "worker process died")
             self.peak_mb = max(self.peak_mb, outcome.rss_mb)
