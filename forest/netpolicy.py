@@ -156,7 +156,7 @@ class GuardedBackend(httpcore.SyncBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
-        addresses = self.resolve(host, port)
+        addresses = self.resolve(host, port, self.deadlines.limit(timeout))
         last: Exception | None = None
         for address in addresses:
             try:
@@ -170,20 +170,19 @@ class GuardedBackend(httpcore.SyncBackend):
         assert last is not None  # resolve returns at least one address
         raise last
 
-    def resolve(self, host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    def resolve(
+        self, host: str, port: int, timeout: float | None = None
+    ) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
         """The addresses of ``host`` forest may connect to, in the resolver's order.
 
-        :raises DNSFailure: when the name does not resolve.
+        :param timeout: seconds to wait for the resolver (getaddrinfo has no timeout of its own).
+        :raises DNSFailure: when the name does not resolve in time.
         :raises RefusedAddress: when every address is refused.
         """
         bare = host.strip("[]")
         if not self.allow_private and (reason := literal_refusal(bare)):
             raise RefusedAddress(f"refused to connect to {reason}; {ALLOW_HINT}")
-        try:
-            infos = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM)
-        except (socket.gaierror, UnicodeError, OSError) as exc:
-            detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            raise DNSFailure(f"DNS lookup of {host} failed ({detail})") from exc
+        infos = _getaddrinfo(bare, port, timeout)
         found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
         for info in infos:
             address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
@@ -197,6 +196,31 @@ class GuardedBackend(httpcore.SyncBackend):
             reason = refusal(found[0]) if found else "no address"
             raise RefusedAddress(f"refused to connect to {host} ({first}, {reason}); {ALLOW_HINT}")
         return allowed
+
+
+def _getaddrinfo(host: str, port: int, timeout: float | None) -> list[Any]:
+    """socket.getaddrinfo, given up on after ``timeout`` seconds (a stuck resolver keeps its thread, not the fetch)."""
+    outcome: list[Any] = []
+
+    def lookup() -> None:
+        try:
+            outcome.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:  # socket.gaierror is an OSError
+            outcome.append(exc)
+
+    if timeout is None:
+        lookup()
+    else:
+        thread = threading.Thread(target=lookup, name="forest-dns", daemon=True)
+        thread.start()
+        thread.join(timeout)
+    if not outcome:
+        raise DNSFailure(f"DNS lookup of {host} took over {timeout:g} s")
+    if isinstance(outcome[0], BaseException):
+        exc = outcome[0]
+        detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise DNSFailure(f"DNS lookup of {host} failed ({detail})") from exc
+    return list(outcome[0])
 
 
 def guarded_client(*, allow_private: bool, deadlines: Deadlines) -> httpx.Client:

@@ -257,3 +257,19 @@ def test_allow_private_lets_a_private_address_through(settings: Settings) -> Non
 def test_only_http_and_https_are_fetched(settings: Settings, connections: list[tuple[str, int]], url: str) -> None:
     error, _ = fetch_error(settings, url)
     assert "not an http(s) URL" in str(error) and connections == []
+
+
+def test_a_stuck_dns_resolver_ends_at_the_connect_timeout(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def stuck(*args: object, **kwargs: object) -> list[object]:
+        release.wait(10)
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", stuck)
+    try:
+        error, seconds = fetch_error(settings, "http://slow-dns.example/a")
+    finally:
+        release.set()
+    assert seconds < settings.connect_timeout + SLACK
+    assert "DNS lookup" in str(error) and one_line(error)
