@@ -152,7 +152,7 @@ class Fetcher:
                 if not location:
                     raise FetchError(f"{current}: HTTP {response.status} redirect without a Location", url=current,
                                      status=response.status)
-                current = urljoin(current, location.strip())
+                current = _join(current, location.strip())
                 continue
             response = _replace_url(response, url)
             if not 200 <= response.status < 300:
@@ -359,7 +359,7 @@ class Fetcher:
             response = self._get(url, deadline)
             if response.status in REDIRECT_STATUSES:  # robots.txt moved: one hop is enough for it
                 location = response.headers.get("location", "")
-                target = urljoin(url, location)
+                target = _join(url, location)
                 _check_url(target, url)
                 if not self.settings.allow_private:
                     _check_address(target, url)
@@ -390,6 +390,14 @@ def _check_url(url: str, asked: str) -> None:
     problem = host_problem(parts.hostname)
     if problem:
         raise FetchError(f"{url}: {problem}", url=asked)
+
+
+def _join(base: str, location: str) -> str:
+    """``location`` resolved against ``base``; a Location urljoin cannot read ("http://[zz::1]/") is a FetchError."""
+    try:
+        return urljoin(base, location)
+    except ValueError as exc:
+        raise FetchError(f"{base}: redirect to an invalid URL {location[:100]!r} ({exc})", url=base) from exc
 
 
 def _preloaded(response: httpx.Response) -> bool:

@@ -273,3 +273,11 @@ def test_a_stuck_dns_resolver_ends_at_the_connect_timeout(settings: Settings, mo
         release.set()
     assert seconds < settings.connect_timeout + SLACK
     assert "DNS lookup" in str(error) and one_line(error)
+
+
+@pytest.mark.parametrize("location", ["http://[zz::1]/a", "http://[::1", "http://" + "a" * 70 + ".example/", "ftp://x/"], ids=str)
+def test_a_redirect_to_a_broken_url_is_a_fetch_error(settings: Settings, location: str) -> None:
+    redirect = b"HTTP/1.1 302 Found\r\nLocation: " + location.encode() + b"\r\nContent-Length: 0\r\n\r\n"
+    with serve({"/a": lambda sock, stop: send(sock, redirect)}) as server, Fetcher(settings) as fetcher:
+        results = fetcher.fetch_many([server.url("/a")])
+    assert isinstance(results[0], FetchError) and one_line(results[0])
