@@ -23,7 +23,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -265,66 +265,109 @@ class Report:
         return bool(self.tracebacks or self.slow or self.changed) or self.peak_mb > budget_mb
 
 
-def run(
-    pages: int, *, datasets: Sequence[str], seed: int, timeout: float, learn_every: int = 10,
-    progress: Callable[[int], None] | None = None,
-) -> Report:
-    """Fuzz ``pages`` mutated pages of ``datasets``; see the module docstring."""
+def _sites(datasets: Sequence[str]) -> dict[str, list[Any]]:
     from eval import datasets as store_of_datasets
 
-    rng = random.Random(seed)
     sites: dict[str, list[Any]] = {}
     for name in datasets:
         for site, samples in store_of_datasets.by_site(store_of_datasets.load(name), min_pages=6).items():
             sites[f"{name}/{site}"] = samples
     if not sites:
         raise SystemExit("no dataset site with 6 pages or more; are the datasets in ../shared/datasets?")
+    return sites
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated case: which site, what kind, and the worker message's payload."""
+
+    number: int
+    key: str
+    site: str
+    kind: str
+    payload: Any
+    base: list[tuple[str, str | None]]
+
+
+def cases(pages: int, sites: dict[str, list[Any]], *, seed: int, learn_every: int = 10) -> Iterator[Case]:
+    """The cases of a run, in order; they depend on ``seed`` alone, so a failing one can be replayed (--replay)."""
+    rng = random.Random(seed)
     names = sorted(sites)
+    per_site = max(1, pages // len(names))
+    done = 0
+    while done < pages:
+        for key in names:
+            if done >= pages:
+                break
+            samples = sites[key]
+            site = samples[0].site
+            base = [(s.html, s.url) for s in samples[:5]]
+            for _ in range(min(per_site, pages - done)):
+                sample = rng.choice(samples)
+                data = mutate(sample.html.encode("utf-8"), rng)
+                if done % learn_every == learn_every - 1:
+                    others = [mutate(s.html.encode("utf-8"), rng) for s in rng.sample(samples, 2)]
+                    kind, payload = "learn", [(d, sample.url) for d in (data, *others)]
+                else:
+                    url = sample.url if rng.random() < 0.5 else None
+                    kind, payload = "extract", (data, url, rng.random() < 0.75)
+                done += 1
+                yield Case(done, key, site, kind, payload, base)
+
+
+def run(
+    pages: int, *, datasets: Sequence[str], seed: int, timeout: float, learn_every: int = 10,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Fuzz ``pages`` mutated pages of ``datasets``; see the module docstring."""
     report = Report()
     worker = Worker(timeout)
-    per_site = max(1, pages // len(names))
+    current: Case | None = None
     try:
-        done = 0
-        while done < pages:
-            for key in names:
-                if done >= pages:
-                    break
-                samples = sites[key]
-                site = samples[0].site
-                base = [(s.html, s.url) for s in samples[:5]]
-                # Learning a site is a case too, on unmutated pages; an error here only means no wrapper.
-                worker.run(("base", site, base), timeout=max(timeout, 60.0))
-                for _ in range(min(per_site, pages - done)):
-                    sample = rng.choice(samples)
-                    data = mutate(sample.html.encode("utf-8"), rng)
-                    if done % learn_every == learn_every - 1:
-                        kind = "learn"
-                        others = [mutate(s.html.encode("utf-8"), rng) for s in rng.sample(samples, 2)]
-                        outcome = worker.run((kind, site, [(d, sample.url) for d in (data, *others)]))
-                        report.pages += 3
-                    else:
-                        kind = "extract"
-                        url = sample.url if rng.random() < 0.5 else None
-                        outcome = worker.run((kind, site, (data, url, rng.random() < 0.75)))
-                        report.pages += 1
-                    done += 1
-                    report.cases[kind] += 1
-                    report.statuses[outcome.status if outcome.status != "error" else outcome.detail] += 1
-                    report.seconds.append(outcome.seconds)
-                    label = f"{key} case {done} ({kind})"
-                    if outcome.status == "traceback":
-                        report.tracebacks.append(f"{label}: {outcome.detail.strip()}")
-                    if outcome.status == "timeout" or outcome.seconds > timeout:
-                        report.slow.append(f"{label}: {outcome.seconds:.1f} s")
-                    if progress is not None:
-                        progress(done)
-                check = worker.run(("check", site, None))
-                if check.status == "changed":
-                    report.changed.append(f"{key}: {check.detail}")
+        for case in cases(pages, _sites(datasets), seed=seed, learn_every=learn_every):
+            if current is None or case.key != current.key:
+                if current is not None:
+                    _check(worker, current, report)
+                current = case
+                # Learning the site is a case too, on unmutated pages; an error here only means no wrapper.
+                worker.run(("base", case.site, case.base), timeout=max(timeout, 60.0))
+            outcome = worker.run((case.kind, case.site, case.payload))
+            report.pages += 3 if case.kind == "learn" else 1
+            report.cases[case.kind] += 1
+            report.statuses[outcome.status if outcome.status != "error" else outcome.detail] += 1
+            report.seconds.append(outcome.seconds)
+            label = f"{case.key} case {case.number} ({case.kind})"
+            if outcome.status == "traceback":
+                report.tracebacks.append(f"{label}: {outcome.detail.strip()}")
+            if outcome.status == "timeout" or outcome.seconds > timeout:
+                report.slow.append(f"{label}: {outcome.seconds:.1f} s")
+            if progress is not None:
+                progress(case.number)
+        if current is not None:
+            _check(worker, current, report)
     finally:
         report.peak_mb = worker.peak_mb
         worker.close()
     return report
+
+
+def _check(worker: Worker, case: Case, report: Report) -> None:
+    check = worker.run(("check", case.site, None))
+    if check.status == "changed":
+        report.changed.append(f"{case.key}: {check.detail}")
+
+
+def replay(number: int, *, datasets: Sequence[str], seed: int, pages: int, directory: Path) -> None:
+    """Write case ``number`` of a run's pages to ``directory`` (one file per page) to debug it."""
+    for case in cases(pages, _sites(datasets), seed=seed):
+        if case.number == number:
+            directory.mkdir(parents=True, exist_ok=True)
+            datas = [d for d, _ in case.payload] if case.kind == "learn" else [case.payload[0]]
+            for index, data in enumerate(datas):
+                (directory / f"case{number}-{index}.html").write_bytes(data)
+            print(f"case {number}: {case.kind} on {case.key} (site {case.site}), {len(datas)} page(s) in {directory}")
+            return
+    raise SystemExit(f"no case {number}")
 
 
 def census(datasets: Sequence[str]) -> None:
@@ -349,10 +392,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds one case may take (default 10)")
     parser.add_argument("--memory", type=float, default=1024.0, help="peak MB the worker may reach (default 1024)")
     parser.add_argument("--census", action="store_true", help="print the datasets' largest pages instead")
+    parser.add_argument("--replay", type=int, metavar="N", help="write case N's pages to --out instead of running")
+    parser.add_argument("--out", type=Path, default=Path("fuzz-cases"), help="directory for --replay (default fuzz-cases)")
     args = parser.parse_args(argv)
     names = args.dataset or store_of_datasets.available()
     if args.census:
         census(names)
+        return 0
+    if args.replay is not None:
+        replay(args.replay, datasets=names, seed=args.seed, pages=args.pages, directory=args.out)
         return 0
     started = time.monotonic()
 

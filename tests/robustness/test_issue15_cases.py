@@ -357,3 +357,23 @@ def test_14_read_only_commands_leave_no_file_beside_an_existing_database(store: 
 
 def test_errors_are_forest_errors() -> None:
     assert issubclass(ModelError, ForestError)
+
+
+# --- found by the fuzz command ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tag", ['a.b().c("x")&&e', 'a"b', "p:q"], ids=str)
+@pytest.mark.parametrize("paths", [False, True], ids=["structural", "paths"])
+def test_every_pattern_key_of_a_page_with_a_tag_xpath_cannot_name_compiles(tag: str, paths: bool) -> None:
+    # From `python -m eval.fuzz --pages 5000 --seed 0 --replay 4450`: a mutated <script> turned
+    # its code into markup, a learned XPath named the tag 'a.constructor.tostring()...', and
+    # learning raised XPathEvalError.
+    from lxml import etree
+
+    from patterns.dom import index_page
+
+    page = f"<html><body><ul class='list'><li><span><{tag} id='x'><p>{STORY}</p></{tag}></span></li></ul></body></html>"
+    root = parse_html(page)
+    assert any(e.tag == tag for e in root.iter())  # the parser kept the tag as written
+    for key in index_page(root.find("body"), paths=paths).keys:
+        etree.XPath(key)(root)
