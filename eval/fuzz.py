@@ -172,7 +172,7 @@ def _worker(conn: Connection) -> None:
         try:
             if kind == "base":
                 stored.pop(site, None)
-                wrapper, _ = learn_pages([Page(html, url=url, site=site) for html, url in payload], site=site, store=store)
+                learn_pages([Page(html, url=url, site=site) for html, url in payload], site=site, store=store)
                 stored[site] = store.get(site)
             elif kind == "extract":
                 data, url, name_site = payload
@@ -184,7 +184,7 @@ def _worker(conn: Connection) -> None:
                 status, detail = ("changed", ", ".join(changed)) if changed else ("ok", "")
         except ForestError as exc:
             status, detail = "error", type(exc).__name__
-        except Exception:  # a traceback is what this command is here to find
+        except Exception:  # noqa: BLE001 - a traceback is what this command is here to find
             status, detail = "traceback", traceback.format_exc(limit=-3)
         seconds = time.perf_counter() - started
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -192,8 +192,8 @@ def _worker(conn: Connection) -> None:
 
 
 def _text(data: bytes) -> str:
-    from forest.html import decode
     from forest.errors import ParseError
+    from forest.html import decode
 
     try:
         return decode(data)

@@ -32,7 +32,7 @@ MAX_CLASSIFIER_BLOCKS = 20_000
 _START_TAG = re.compile(r"<[a-zA-Z]")
 # A tag with no '<' or '>' inside over _LONG_TAG characters.  [^<>] keeps the scan
 # linear: a run without '>' full of '<a' would otherwise be rescanned from every '<a'.
-_LONG_START_TAG = re.compile(r"<[a-zA-Z][^<>]{%d,}" % _LONG_TAG)
+_LONG_START_TAG = re.compile(rf"<[a-zA-Z][^<>]{{{_LONG_TAG},}}")
 
 # C0 controls other than tab, LF and CR, lone surrogates and the two non-characters
 # U+FFFE and U+FFFF: XML 1.0 forbids them, and lxml refuses any text holding one.
@@ -114,9 +114,7 @@ def classifiable(root: Any) -> bool:
     Elements bound blocks from above closely enough (a block needs an element to own it, and
     most own one or two), and counting them costs about 1 ms per 10,000.
     """
-    count = 0
-    for _ in root.iter():
-        count += 1
+    for count, _ in enumerate(root.iter(), 1):
         if count > MAX_CLASSIFIER_BLOCKS:
             return False
     return True

@@ -97,7 +97,7 @@ class Deadlines:
         """
         left = self.remaining()
         if left <= 0:
-            raise DeadlineExceeded("took longer than its total deadline (Settings.total_timeout)")
+            raise DeadlineExceeded("passed its deadline (Settings.total_timeout a fetch, Settings.learn_timeout a learn)")
         if math.isinf(left):
             return timeout
         return left if timeout is None else min(timeout, left)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from lxml import etree
 
@@ -56,7 +56,7 @@ def check_wrapper_record(data: object) -> None:
         _bad("'prune' must be true or false")
 
 
-def _bad(what: str) -> Any:
+def _bad(what: str) -> NoReturn:
     raise StoreError(f"malformed wrapper record: {what}; relearn the site (`forest forget SITE`, then `forest learn`)")
 
 

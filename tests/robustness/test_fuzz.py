@@ -11,7 +11,8 @@ from types import FrameType
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eval.fuzz import HOSTILE_SNIPPETS, mutate
 from forest.api import extract_page, learn_pages

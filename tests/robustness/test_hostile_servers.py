@@ -8,7 +8,6 @@ import time
 import tracemalloc
 from dataclasses import replace
 
-import httpx
 import pytest
 from hostile import gzip_bomb, ok, send, serve, trickle
 

@@ -70,7 +70,7 @@ def test_1_a_charset_that_is_no_text_encoding_falls_back(charset: str, where: st
 def test_1_one_such_page_does_not_abort_a_learn() -> None:
     pages = [Page(article(STORY.replace("Monday", day)), site="harbour.test") for day in ("Monday", "Tuesday", "Friday")]
     pages.append(Page(article(STORY, head="<meta charset=rot13>"), site="harbour.test"))
-    wrapper, report = learn_pages(pages, settings=WRAPPER_ALONE)
+    wrapper, _ = learn_pages(pages, settings=WRAPPER_ALONE)
     assert wrapper.site == "harbour.test"
 
 
@@ -282,7 +282,7 @@ def with_header(change: dict[str, object]) -> bytes:
 
 
 def test_12_the_shipped_model_loads() -> None:
-    classifier, header = loads(DEFAULT_MODEL.read_bytes())
+    _, header = loads(DEFAULT_MODEL.read_bytes())
     assert header["kind"] == "trees"
 
 
