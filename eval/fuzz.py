@@ -374,11 +374,12 @@ def census(datasets: Sequence[str]) -> None:
     """Print, per dataset, the largest page's start tags and the most attributes on one element (forest.limits)."""
     from eval import datasets as store_of_datasets
 
-    tag = re.compile(r"<[a-zA-Z][^<>]*")
+    from forest.limits import most_attributes
+
     for name in datasets:
         samples = store_of_datasets.load(name)
         tags = max(sum(1 for _ in re.finditer(r"<[a-zA-Z]", s.html)) for s in samples)
-        attributes = max((len(m.group().split()) - 1 for s in samples for m in tag.finditer(s.html)), default=0)
+        attributes = max(most_attributes(s.html, all_tags=True) for s in samples)
         print(f"{name}: {len(samples)} pages, at most {tags:,} start tags and {attributes:,} attributes on a tag")
 
 

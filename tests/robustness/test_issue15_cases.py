@@ -377,3 +377,26 @@ def test_every_pattern_key_of_a_page_with_a_tag_xpath_cannot_name_compiles(tag: 
     assert any(e.tag == tag for e in root.iter())  # the parser kept the tag as written
     for key in index_page(root.find("body"), paths=paths).keys:
         etree.XPath(key)(root)
+
+
+@pytest.mark.parametrize("page", [
+    article('<svg><path d="' + " ".join(f"M{i} {i}" for i in range(8000)) + '"/></svg>'),
+    article("<div data-config='" + " ".join(f'"k{i}": {i},' for i in range(8000)) + "'>x</div>"),
+    article("<script>if (a<b) {" + " ".join(f"x{i} = {i};" for i in range(8000)) + "}</script>"),
+    article("<!-- a<b " + " ".join(f"w{i}" for i in range(8000)) + " -->"),
+], ids=["svg path", "json in an attribute", "script code", "comment"])
+def test_8_long_values_and_raw_text_are_not_counted_as_attributes(page: str) -> None:
+    parse_html(page)  # the first version counted every space of a long tag and refused 33 dataset pages
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_8_no_page_of_the_shared_datasets_is_refused() -> None:
+    from eval import datasets
+    from forest.limits import check_markup
+
+    if not datasets.available():
+        pytest.skip("no shared datasets")
+    for name in datasets.available():
+        for sample in datasets.load(name):
+            check_markup(sample.html, source=sample.id)
