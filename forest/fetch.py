@@ -30,7 +30,6 @@ ROBOTS_AGENT = "forest"
 ROBOTS_MAX_BYTES = 512_000
 # Seconds for robots.txt, a file of a few KB: a server trickling it once held a learn for 65 s.
 ROBOTS_TIMEOUT = 10.0
-_DISALLOW_ALL = ("User-agent: *", "Disallow: /")
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
@@ -373,8 +372,9 @@ class Fetcher:
         if 400 <= response.status < 500:
             return None
         if response.status >= 500:
-            parser.parse(_DISALLOW_ALL)
-            return parser
+            # RFC 9309: a server error on robots.txt means "crawl nothing"; say that, not "disallowed".
+            return FetchError(f"{url}: HTTP {response.status}, and RFC 9309 says not to crawl a site whose "
+                              "robots.txt fails (--ignore-robots to fetch anyway)", url=url, status=response.status)
         text = response.body[:ROBOTS_MAX_BYTES].decode("utf-8", errors="replace")
         parser.parse(text.splitlines())
         return parser
