@@ -1,6 +1,6 @@
 """Fuzz forest with mutated pages of the shared datasets: every page must give an article or a ForestError, in time and memory.
 
-Run ``python -m eval.fuzz --pages 5000`` (about 10 minutes on one core).  Per site with
+Run ``python -m eval.fuzz --pages 5000`` (about 3 minutes on one core).  Per site with
 enough pages, a wrapper is learned from its first pages and stored; then mutated pages
 (seeded: the same ``--seed`` gives the same pages) go through ``extract_page`` with the
 store, and every tenth case through ``learn_pages`` with three mutated pages.  Cases run
