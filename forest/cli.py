@@ -77,6 +77,9 @@ def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.meta[_DEBUG] = True
 
 
+# readable=False: click would refuse an unreadable file as a usage error (exit 2) before the
+# store can say what is wrong with it (a one-line StoreError, exit 1).
+_DB_PATH = click.Path(path_type=Path, readable=False)
 _DB_HELP = "Wrapper database file (default: $FOREST_DB, else forest/forest.db in the user data directory)."
 _DEBUG_HELP = "Show the full traceback of an error."
 
@@ -84,7 +87,7 @@ _DEBUG_HELP = "Show the full traceback of an error."
 def common_options(function: F) -> F:
     """--db and --debug, accepted by every command as well as before it."""
     function = click.option(
-        "--db", type=click.Path(path_type=Path), expose_value=False, callback=_set_db, help=_DB_HELP
+        "--db", type=_DB_PATH, expose_value=False, callback=_set_db, help=_DB_HELP
     )(function)
     function = click.option(
         "--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help=_DEBUG_HELP
@@ -127,7 +130,7 @@ def _read(path: str) -> bytes:
 
 @click.group(cls=ForestGroup)
 @click.option(
-    "--db", type=click.Path(path_type=Path), envvar="FOREST_DB", show_envvar=True,
+    "--db", type=_DB_PATH, envvar="FOREST_DB", show_envvar=True,
     expose_value=False, callback=_set_db, help=_DB_HELP,
 )
 @click.option("--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help=_DEBUG_HELP)

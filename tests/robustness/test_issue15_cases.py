@@ -400,3 +400,15 @@ def test_8_no_page_of_the_shared_datasets_is_refused() -> None:
     for name in datasets.available():
         for sample in datasets.load(name):
             check_markup(sample.html, source=sample.id)
+
+
+def test_13_an_unreadable_database_is_not_a_usage_error(
+    store: WrapperStore, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # click.Path(readable=True) asked os.access and exited 2 ("Path ... is not readable") before
+    # the store could explain; tests run as root here, so os.access is made to say no.
+    import os
+
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: False)
+    result = runner.invoke(cli, ["--db", str(store.path), "sites"])
+    assert result.exit_code != 2 and "is not readable" not in result.output
