@@ -114,6 +114,33 @@ def test_seeded_mutations_through_the_cli(tmp_path: Path, learned: tuple[Wrapper
     assert store.get(SITE) == record
 
 
+def test_seeded_mutations_through_cli_learn(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    runner = CliRunner()
+    for round_ in range(3):
+        files = []
+        for index, source in enumerate(rng.sample(SHIPPED, 3)):
+            page = tmp_path / f"r{round_}-{index}.html"
+            page.write_bytes(mutate(source.read_bytes(), rng))
+            files.append(str(page))
+        with time_limit(CASE_SECONDS):
+            result = runner.invoke(cli, ["learn", "--db", str(tmp_path / "learn.db"), "--site", SITE, *files])
+        assert result.exit_code in (0, 1), result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+        assert "Traceback" not in result.output
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), source=st.sampled_from(SHIPPED))
+def test_hypothesis_drives_the_mutator_over_shipped_pages(
+    learned: tuple[WrapperStore, dict[str, object]], seed: int, source: Path
+) -> None:
+    # Hypothesis picks the page and the seed, and shrinks a failing seed towards 0.
+    store, record = learned
+    run_case(mutate(source.read_bytes(), random.Random(seed)), store, url=None, name_site=True)
+    assert store.get(SITE) == record
+
+
 # --- hypothesis: pages built from hostile pieces -------------------------------------------
 
 TAGS = ["div", "p", "span", "article", "section", "table", "td", "li", "ul", "h1", "a", "script", "style",
