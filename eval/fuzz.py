@@ -373,7 +373,6 @@ def replay(number: int, *, datasets: Sequence[str], seed: int, pages: int, direc
 def census(datasets: Sequence[str]) -> None:
     """Print, per dataset, the largest page's start tags and the most attributes on one element (forest.limits)."""
     from eval import datasets as store_of_datasets
-
     from forest.limits import most_attributes
 
     for name in datasets:
