@@ -214,6 +214,7 @@ def loopback_is_public(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("url", [
     "http://10.1.2.3/a", "http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:9/a", "http://[::1]:9/a",
     "http://localhost:9/a", "http://[::ffff:10.0.0.1]/a", "http://192.168.0.1/", "http://0.0.0.0/",
+    "http://2130706433:9/a", "http://0x7f.1:9/a", "http://127.1:9/a", "http://[fe80::1%25eth0]/a",
 ], ids=str)
 def test_a_url_to_a_private_address_is_refused_without_a_connection(
     settings: Settings, connections: list[tuple[str, int]], url: str
