@@ -305,6 +305,7 @@ def cases(pages: int, sites: dict[str, list[Any]], *, seed: int, learn_every: in
             for _ in range(min(per_site, pages - done)):
                 sample = rng.choice(samples)
                 data = mutate(sample.html.encode("utf-8"), rng)
+                payload: Any
                 if done % learn_every == learn_every - 1:
                     others = [mutate(s.html.encode("utf-8"), rng) for s in rng.sample(samples, 2)]
                     kind, payload = "learn", [(d, sample.url) for d in (data, *others)]
