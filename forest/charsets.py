@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 
 # The encodings of the WHATWG Encoding Standard, as Python codec names: the only
 # ones a browser decodes a page with.  A page or header naming anything else
@@ -66,3 +67,22 @@ def sniff(data: bytes) -> str | None:
         if match.encoding == "cp1252" and match.chaos <= best.chaos and match.coherence >= best.coherence:
             return "cp1252"
     return text_codec(best.encoding)
+
+
+_XML_DECLARED = re.compile(rb"""^(\s*<\?xml[^>]*?encoding\s*=\s*["'])([^"']*)(["'])""", re.IGNORECASE)
+_CHARSET_PARAM = re.compile(r"""; *charset *= *["']?([^;"']*)["']?""", re.IGNORECASE)
+
+
+def without_bad_charsets(body: bytes, content_type: str) -> tuple[bytes, str]:
+    """A feed's bytes and Content-Type with any charset that is no text encoding taken out.
+
+    feedparser decodes with whatever codec a feed names; 'punycode' made it raise. Without
+    the label, it sniffs the bytes as for an undeclared feed, as a browser would.
+    """
+    match = _CHARSET_PARAM.search(content_type)
+    if match and text_codec(match.group(1)) is None:
+        content_type = content_type[: match.start()] + content_type[match.end():]
+    declared = _XML_DECLARED.match(body[:512])
+    if declared and text_codec(declared.group(2)) is None:
+        body = declared.group(1) + b"utf-8" + declared.group(3) + body[declared.end():]
+    return body, content_type

@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 import feedparser
 from lxml import etree, html as lxml_html
 
+from forest.charsets import without_bad_charsets
 from forest.errors import FeedError
 from forest.urls import host_of, host_problem
 from keywords.model import Metadata
@@ -84,6 +85,7 @@ def parse_feed(body: bytes, url: str, headers: Mapping[str, str] | None = None) 
     response_headers["content-location"] = url
     # Without a Content-Type feedparser flags even a perfect feed as malformed.
     response_headers.setdefault("content-type", "application/xml")
+    body, response_headers["content-type"] = without_bad_charsets(body, response_headers["content-type"])
     try:
         parsed = feedparser.parse(body, response_headers=response_headers)
     except Exception as exc:  # feedparser's parsers raise assorted errors on hostile input

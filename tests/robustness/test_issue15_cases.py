@@ -84,6 +84,18 @@ def test_1_pages_without_a_charset_are_sniffed(text: str, charset: str) -> None:
     assert decode(page.encode(charset)) == page
 
 
+@pytest.mark.parametrize("charset", ["rot13", "punycode", "base64", "zlib", "utf-7"])
+@pytest.mark.parametrize("where", ["header", "xml"])
+def test_1_a_feed_declaring_no_text_encoding_is_still_read(charset: str, where: str) -> None:
+    body = ('<rss version="2.0"><channel><title>t</title><item><title>café</title>'
+            "<link>http://harbour.test/a</link></item></channel></rss>").encode()
+    headers = {"content-type": f"application/rss+xml; charset={charset}"} if where == "header" else {}
+    if where == "xml":
+        body = f'<?xml version="1.0" encoding="{charset}"?>'.encode() + body
+    feed = parse_feed(body, "http://harbour.test/feed", headers)
+    assert [(item.link, item.meta.title) for item in feed.items] == [("http://harbour.test/a", "café")]
+
+
 # --- 2. a form feed or control character after an excluded element -------------------------
 
 
