@@ -99,6 +99,9 @@ def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.meta[_DEBUG] = True
 
 
+# readable=False: click would refuse an unreadable file as a usage error (exit 2) before the
+# store can say what is wrong with it (a one-line StoreError, exit 1).
+_DB_PATH = click.Path(path_type=Path, readable=False)
 _DB_HELP = "Wrapper database file (default: $FOREST_DB, else forest/forest.db in the user data directory)."
 _DEBUG_HELP = "Show the full traceback of an error."
 
@@ -106,7 +109,7 @@ _DEBUG_HELP = "Show the full traceback of an error."
 def common_options(function: F) -> F:
     """--db and --debug, accepted by every command as well as before it."""
     function = click.option(
-        "--db", type=click.Path(path_type=Path), expose_value=False, callback=_set_db, help=_DB_HELP
+        "--db", type=_DB_PATH, expose_value=False, callback=_set_db, help=_DB_HELP
     )(function)
     function = click.option(
         "--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help=_DEBUG_HELP
@@ -114,11 +117,21 @@ def common_options(function: F) -> F:
     return function
 
 
+def allow_private_option(function: F) -> F:
+    """--allow-private, for the commands that fetch."""
+    return click.option(
+        "--allow-private", is_flag=True,
+        help="Fetch from loopback, private and link-local addresses too (refused by default: a page, feed or "
+        "redirect could otherwise point forest at an intranet or a cloud metadata service).",
+    )(function)
+
+
 @contextlib.contextmanager
-def _open_store() -> Iterator[WrapperStore]:
+def _open_store(*, readonly: bool = False) -> Iterator[WrapperStore]:
     from forest.storage import WrapperStore
 
-    with WrapperStore(click.get_current_context().meta.get(_DB)) as store:
+    # Read-only commands create nothing: no database, no directory, no WAL switch.
+    with WrapperStore(click.get_current_context().meta.get(_DB), readonly=readonly) as store:
         yield store
 
 
@@ -139,7 +152,7 @@ def _read(path: str) -> bytes:
 
 @click.group(cls=ForestGroup)
 @click.option(
-    "--db", type=click.Path(path_type=Path), envvar="FOREST_DB", show_envvar=True,
+    "--db", type=_DB_PATH, envvar="FOREST_DB", show_envvar=True,
     expose_value=False, callback=_set_db, help=_DB_HELP,
 )
 @click.option("--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help=_DEBUG_HELP)
@@ -158,7 +171,17 @@ def cli() -> None:
 def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise click.BadParameter("must not be empty")
-    return value.strip() if value else value
+    return _utf8(ctx, param, value.strip() if value else value)
+
+
+def _utf8(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    # Bytes that are not UTF-8 reach Python as lone surrogates, which SQLite cannot store.
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.BadParameter(f"{value.encode('utf-8', 'backslashreplace').decode()!r} is not valid UTF-8") from None
+    return value
 
 
 @cli.command()
@@ -174,9 +197,11 @@ def _non_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 )
 @click.option("--pages", type=click.IntRange(min=1), help="Learn from at most this many of the files, or of the feed's pages (default 10).")
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@allow_private_option
 @common_options
 def learn(
-    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False
+    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False,
+    allow_private: bool = False,
 ) -> None:
     """Learn a site's wrapper from its feed (FEED_URL) or from a few of its pages (HTML FILES), and store it.
 
@@ -191,7 +216,10 @@ def learn(
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        settings = Settings(respect_robots=not ignore_robots, keywords=keywords, **({"n_pages": pages} if pages else {}))
+        settings = Settings(
+            respect_robots=not ignore_robots, allow_private=allow_private, keywords=keywords,
+            **({"n_pages": pages} if pages else {}),
+        )
         _learn_url(files[0], site, settings)
         return
     if keywords == "feed":
@@ -325,9 +353,11 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
     help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.",
 )
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@allow_private_option
 @common_options
 def extract(
-    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False
+    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False,
+    allow_private: bool = False,
 ) -> None:
     """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
 
@@ -338,7 +368,7 @@ def extract(
     from forest.config import Settings
     from forest.service.pages import extract_page
 
-    settings = Settings(respect_robots=not ignore_robots)
+    settings = Settings(respect_robots=not ignore_robots, allow_private=allow_private)
     records: list[dict[str, Any]] = []
     failures = 0
     with _open_store() as store:
@@ -402,7 +432,7 @@ def _emit(article: Article, record: dict[str, Any], output_format: str, *, first
 @common_options
 def sites() -> None:
     """List the sites with a stored wrapper, with extraction counts and, for sites learned from a feed, their health."""
-    with _open_store() as store:
+    with _open_store(readonly=True) as store:
         rows = [
             (s.site, str(s.version), s.learned_at, str(s.pages_extracted), str(s.misses)) for s in store.sites()
         ]
@@ -444,17 +474,17 @@ def _health(store: WrapperStore) -> list[str]:
 
 
 @cli.command()
-@click.argument("site")
+@click.argument("site", callback=_utf8)
 @common_options
 def show(site: str) -> None:
     """Print the stored wrapper of SITE as JSON."""
-    with _open_store() as store:
+    with _open_store(readonly=True) as store:
         wrapper = store.get(site)
     click.echo(json.dumps(wrapper, ensure_ascii=False, indent=2))
 
 
 @cli.command()
-@click.argument("site")
+@click.argument("site", callback=_utf8)
 @common_options
 def forget(site: str) -> None:
     """Delete the stored wrapper of SITE and its history."""
@@ -481,7 +511,7 @@ def demo() -> None:
 
     example = example_site()
     # Our own server on loopback: no need to space out requests politely.
-    settings = Settings(per_host_delay=0.0)
+    settings = Settings(per_host_delay=0.0, allow_private=True)
     ctx = click.get_current_context()
     with contextlib.ExitStack() as stack:
         if _DB not in ctx.meta:
@@ -519,8 +549,9 @@ def demo() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but loopback lets the network use your wrapper database and fetch through you.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--allow-private", is_flag=True, help="Let jobs fetch private, loopback and link-local addresses (a site on your own network).")
 @common_options
-def serve(host: str, port: int) -> None:
+def serve(host: str, port: int, allow_private: bool = False) -> None:
     """Run a local web app: learn sites from their feeds, queue extraction jobs, and see on each page what
     the wrapper takes; with a JSON API (/api/extract, /api/learn, /api/sites, /api/jobs/ID).  Needs the web extra."""
     try:
@@ -535,7 +566,9 @@ def serve(host: str, port: int) -> None:
 
     # Bound to loopback, only loopback names are served (DNS rebinding); bound to a
     # network address on purpose, whatever name the network uses for this machine.
-    app = create_app(click.get_current_context().meta.get(_DB),
+    from forest.config import Settings
+
+    app = create_app(click.get_current_context().meta.get(_DB), settings=Settings(allow_private=allow_private),
                      allowed_hosts=LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else None)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)

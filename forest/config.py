@@ -47,6 +47,13 @@ class Settings:
     :param n_pages: sample pages fetched from a feed to learn a site.
     :param relearn_after_misses: a site with a known feed is relearned after this
         many pages since it was learned found no learned pattern (drift).
+    :param allow_private: fetch from loopback, private and link-local addresses (and
+        localhost); off, they are refused after DNS resolution and on every redirect hop,
+        so a page or feed cannot point forest at a cloud metadata service or an intranet.
+    :param max_crawl_delay: the longest ``Crawl-delay`` honoured, in seconds; a polite
+        10-page learn at 5 s a request takes about a minute.
+    :param learn_timeout: seconds for a whole learn from a feed (feed, robots.txt and
+        sample pages); pages not fetched by then are skipped as failed.
     """
 
     max_page_bytes: int = 10_000_000
@@ -70,3 +77,6 @@ class Settings:
     per_host_delay: float = 0.5
     n_pages: int = 10
     relearn_after_misses: int = 5
+    allow_private: bool = False
+    max_crawl_delay: float = 5.0
+    learn_timeout: float = 180.0

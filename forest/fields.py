@@ -8,7 +8,6 @@ element on most sample pages.  Reading tries that XPath, then the page's ``og:``
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import unicodedata
@@ -18,6 +17,7 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.html import first_meta, meta_tags
+from forest.limits import loads_json
 from keywords.model import Metadata
 from patterns.dom import element_steps
 
@@ -109,7 +109,8 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
     data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
     for match in _JSON_LD.finditer(data_bytes):
         try:
-            data = json.loads(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
+            # Bounded depth: a page's JSON-LD nested 100,000 deep raised RecursionError (issue 15, case 4).
+            data = loads_json(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
         except ValueError:
             continue
         for node in _json_nodes(data):

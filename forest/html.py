@@ -7,7 +7,9 @@ import re
 
 from lxml import etree, html as lxml_html
 
+from forest.charsets import sniff, text_codec
 from forest.errors import ParseError
+from forest.limits import check_markup, xml_safe
 
 # Elements whose content is never visible article text.  They are removed with
 # their content (their tail text is kept: it belongs to the parent).
@@ -20,8 +22,6 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# Browsers read these labels as windows-1252 (WHATWG encoding standard), and so do we.
-_CP1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "us-ascii", "ascii", "l1", "cp819"}
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
@@ -32,21 +32,13 @@ _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 def _codec(label: str | bytes | None) -> str | None:
-    if not label:
-        return None
-    name = label.decode("ascii", "ignore") if isinstance(label, bytes) else label
-    name = name.strip().strip("\"'").lower()
-    if name in _CP1252_ALIASES:
-        return "cp1252"
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return None
+    return text_codec(label)
 
 
 def decode(data: bytes, declared: str | None = None, *, source: str | None = None) -> str:
     """Decode page bytes: BOM, then the declared (HTTP) charset, then the page's own
-    ``<meta charset>`` or XML declaration, then strict UTF-8, then windows-1252.
+    ``<meta charset>`` or XML declaration (text encodings only), then strict UTF-8, then
+    a detector's guess (:func:`forest.charsets.sniff`), then windows-1252.
 
     :raises ParseError: for empty or binary input.
     """
@@ -73,7 +65,10 @@ def decode(data: bytes, declared: str | None = None, *, source: str | None = Non
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        pass
+    # No usable declaration and not UTF-8: guess, as browsers do, rather than read
+    # a Shift-JIS or KOI8-R page as windows-1252 mojibake.
+    return data.decode(sniff(data) or "cp1252", errors="replace")
 
 
 def parse_html(
@@ -102,6 +97,8 @@ def parse_html(
         raise ParseError("empty page", source=source)
     if "\x00" in text[:4096]:
         raise ParseError("binary data, not an HTML page", source=source)
+    check_markup(text, source=source)
+    text = xml_safe(text)
     # lxml refuses str input that carries an XML encoding declaration.
     declaration = _XML_DECLARATION.match(text)
     if declaration:

@@ -15,28 +15,15 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from urllib.parse import urlsplit
-
 from publicsuffixlist import PublicSuffixList
+
+from forest.urls import host_of
 
 
 @functools.lru_cache(maxsize=1)
 def _suffixes() -> PublicSuffixList:
     # Parsing the bundled list takes ~50 ms: once per process.
     return PublicSuffixList(accept_unknown=True)
-
-
-def host_of(url: str) -> str | None:
-    """The lower-cased host of ``url`` (scheme optional) without a trailing dot, or None when it has none or is malformed."""
-    try:
-        # urlsplit puts a scheme-less "example.com/a" in the path; "//" makes it the host.
-        host = urlsplit(url if "//" in url else f"//{url}").hostname
-    except ValueError:  # "http://[zz::1]/", "http://[::1"
-        return None
-    if not host:
-        return None
-    host = host.rstrip(".")
-    return host or None
 
 
 def site_of(url: str) -> str:
@@ -46,8 +33,8 @@ def site_of(url: str) -> str:
 
     :raises ValueError: if ``url`` has no host.
     """
-    host = host_of(url)
-    if host is None:
+    host = host_of(url).rstrip(".")
+    if not host:
         raise ValueError(f"URL {url!r} has no host")
     try:
         return str(ipaddress.ip_address(host))

@@ -7,6 +7,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from forest.errors import StoreError
+from forest.wrapper_schema import check_wrapper_record
 from patterns.model import Pattern
 
 # Bump when the meaning of a stored field changes; older readers refuse newer wrappers.
@@ -79,6 +80,8 @@ class Wrapper:
                 f"wrapper schema version {version!r} is not supported by this forest "
                 f"(supports up to {SCHEMA_VERSION}); upgrade forest or relearn the site"
             )
+        # A hand-edited row ("variant": [], "terms": 1e999, "//div[") fails here, in one line.
+        check_wrapper_record(data)
         try:
             variant = data.get("variant", {})
             return cls(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
@@ -13,6 +14,10 @@ from keywords.tokenize import tokenize
 # Attributes that name a node's role in the template.  Everything else (style,
 # href, data-* ids, event handlers) varies per page or says nothing about layout.
 IDENTIFYING_ATTRIBUTES = ("id", "class", "itemprop", "role")
+# A tag usable as an XPath name test.  lxml's HTML parser keeps tags such as 'a"b' or
+# 'p:q' from broken markup; an XPath naming them does not compile or names an undefined
+# namespace prefix, so such elements get no keys (issue 15: a fuzzed page failed learning).
+_XPATH_NAME = re.compile(r"[^\W\d][\w.\-]*\Z")
 # How far up a node without attributes looks for an ancestor that has some; the
 # prototype's `//div[@id='story']/p` descriptions came from this distance or less.
 ANCHOR_DISTANCE = 3
@@ -112,6 +117,8 @@ def element_steps(element: etree._Element) -> list[str]:
     """XPath steps that select ``element`` by its tag and each identifying attribute."""
     tag = element.tag
     steps: list[str] = []
+    if not _XPATH_NAME.match(tag):
+        return steps
     for name in IDENTIFYING_ATTRIBUTES:
         value = element.get(name)
         if not value or not value.strip() or len(value) > 120:
@@ -136,6 +143,9 @@ def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
     anchor_steps: list[list[str]] = []
     for i, element in enumerate(elements):
         tag = element.tag
+        if not _XPATH_NAME.match(tag):
+            anchor_steps.append([])
+            continue
         steps = element_steps(element) if element.attrib else []
         anchor_steps.append([s for s in steps if "contains(" not in s])
         yield i, f"//{tag}"
@@ -149,6 +159,8 @@ def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
                 break
             for step in anchor_steps[up]:
                 yield i, f"//{step}/{path}"
+            if not _XPATH_NAME.match(elements[up].tag):
+                break
             path = f"{elements[up].tag}/{path}"
             up = parent[up]
 
@@ -158,8 +170,12 @@ def _path_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
     for i, element in enumerate(index.elements):
         up = index.parent[i]
         path = f"{paths[up]}/{element.tag}" if up >= 0 else f"/html/{element.tag}"
+        # Below a tag XPath cannot name, no path is usable ('' marks it for the descendants).
+        if (up >= 0 and not paths[up]) or not _XPATH_NAME.match(element.tag):
+            path = ""
         paths.append(path)
-        yield i, path
+        if path:
+            yield i, path
 
 
 def term_counts(index: PageIndex, nodes: Iterable[int]) -> Counter[str]:

@@ -131,6 +131,22 @@ def encode_wrapper(wrapper: dict[str, Any]) -> str:
     return json.dumps(wrapper, ensure_ascii=False, allow_nan=False)
 
 
+# A wrapper nests 3 deep; anything past this is a hand-edited or corrupt row, and
+# code walking it recursively would hit Python's recursion limit near 1,000.
+MAX_DEPTH = 32
+
+
+def _depth(value: Any) -> int:
+    """How deep ``value`` nests, without recursion (store depends on sqlite-utils alone)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def decode_wrapper(text: str) -> dict[str, Any]:
     """Parse a row's wrapper JSON, checking only that it is an object with an integer schema_version.
 
@@ -140,6 +156,10 @@ def decode_wrapper(text: str) -> dict[str, Any]:
         wrapper = json.loads(text)
     except TypeError as exc:  # a non-text value in the column; JSONDecodeError is already a ValueError
         raise ValueError(str(exc)) from exc
+    except RecursionError as exc:  # a hand-edited row nested thousands deep
+        raise ValueError("JSON nested too deep to read") from exc
+    if _depth(wrapper) > MAX_DEPTH:
+        raise ValueError(f"JSON nested over {MAX_DEPTH} deep; a wrapper nests 3")
     if not isinstance(wrapper, dict):
         raise ValueError(f"a JSON {type(wrapper).__name__}, not an object")
     if schema_version(wrapper) is None:

@@ -109,12 +109,15 @@ class WrapperStore:
 
     :param path: database file; ``None`` means :func:`default_db_path`. A missing
         file (and its directories) is created.
+    :param readonly: open for reading only (``forest sites``, ``forest show``): a missing
+        file reads as empty and nothing is created, written or switched to WAL.
     :raises StoreError: if the file cannot be opened or is not a forest database.
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, readonly: bool = False) -> None:
         self.path = Path(path).expanduser() if path is not None else default_db_path()
-        self._db, self._state = self._open()
+        self.readonly = readonly
+        self._db, self._state = self._open_readonly() if readonly else self._open()
 
     def __repr__(self) -> str:
         return f"WrapperStore({str(self.path)!r})"
@@ -146,6 +149,10 @@ class WrapperStore:
             yield
         except sqlite3.DatabaseError as exc:
             raise self._error(_describe(exc)) from exc
+        except UnicodeEncodeError as exc:
+            # A site name from a command line in another encoding (surrogate-escaped bytes).
+            raise self._error(f"a site name is not valid UTF-8 ({exc.object[exc.start:exc.end]!r}); "
+                              "give the site name in UTF-8") from exc
 
     def _open(self) -> tuple[Database, SchemaState]:
         if self.path.is_dir():
@@ -167,6 +174,47 @@ class WrapperStore:
                 conn.close()
             raise
         return db, state
+
+    def _open_readonly(self) -> tuple[Database, SchemaState]:
+        if self.path.is_dir():
+            raise self._error("is a directory, not a database file; pass --db with a file path")
+        if not self.path.exists():
+            # Nothing stored yet; an in-memory database answers "no sites" without a file.
+            return Database(sqlite3.connect(":memory:"), execute_plugins=False), SchemaState.ABSENT
+        conn: sqlite3.Connection | None = None
+        try:
+            with self._guard():
+                conn = self._connect_readonly()
+                db = Database(conn, execute_plugins=False)
+                state, reason = inspect_schema(db)
+                if state is SchemaState.FOREIGN:
+                    raise self._error(f"not a forest database ({reason}); pass --db to use another file")
+                if state is SchemaState.FOREST and user_version(db) > DB_SCHEMA:
+                    raise self._error(
+                        f"database layout {user_version(db)} is newer than this forest supports ({DB_SCHEMA}); "
+                        "upgrade forest"
+                    )
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
+        return db, (SchemaState.FOREST if state is SchemaState.FOREST else SchemaState.ABSENT)
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A connection that never creates the file and refuses every write.
+
+        mode=rw plus query_only, rather than mode=ro: a read-only connection cannot
+        remove the -wal and -shm files of a WAL database when it closes, so `forest
+        sites` would leave two files behind; a read-write one that is the last to close
+        removes them.  A file only we may not write falls back to mode=ro.
+        """
+        uri = self.path.resolve().as_uri()
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.OperationalError:
+            return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
 
     def _prepare(self, db: Database) -> SchemaState:
         state, reason = inspect_schema(db)

@@ -4,6 +4,13 @@ Layout: one ASCII line ``FOREST-CLASSIFIER <format version> sha256=<hex digest>\
 numpy ``.npz`` archive (read with ``allow_pickle=False``, so it can only yield numeric arrays)
 holding the predictor's arrays and ``header.json``.  The digest covers every byte after the
 first line, so any changed byte is refused with :class:`ModelError` before anything is parsed.
+
+A model file is trusted input: the digest is a checksum against corruption, not a
+signature (anyone can recompute it), so only load model files you would run code from.
+Even so, nothing in one can run code or exhaust the machine: before use, every array's
+declared shape and size, the archive's unpacked size, the header's types, every tree
+index and feature column, and the trees' depth are checked, and a file failing any of
+those is refused with a one-line :class:`ModelError`.
 """
 
 from __future__ import annotations
@@ -29,6 +36,11 @@ MAGIC = b"FOREST-CLASSIFIER"
 FORMAT_VERSION = 1
 # Refuse absurd files before hashing them: the shipped model is well under 5 MB.
 MAX_BYTES = 200_000_000
+# Unpacked size of all arrays: the shipped model unpacks to about 1 MB.
+MAX_UNPACKED_BYTES = 200_000_000
+# Steps a tree walk takes per row (the shipped trees: 8 and 6); a file asking for 10^12 never ended.
+MAX_TREE_DEPTH = 64
+MAX_LAYERS = 16
 _ARRAY_PREFIX = "a."
 _CONTEXT_PREFIX = "c."
 
@@ -89,15 +101,49 @@ def loads(data: bytes, *, source: str | None = None) -> tuple[TagClassifier, dic
     """
     payload = _payload(data, source)
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
+        arrays = _read_arrays(payload)
         header = json.loads(arrays.pop("header.json").tobytes().decode("utf-8"))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error, UnicodeDecodeError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error, UnicodeDecodeError,
+            RecursionError, MemoryError, NotImplementedError) as exc:
         raise ModelError(f"unreadable model archive ({exc})", path=source) from exc
     try:
+        if not isinstance(header, dict):
+            raise TypeError("header.json is not an object")
         return _build(header, arrays), header
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         raise ModelError(f"inconsistent model file ({exc!r})", path=source) from exc
+
+
+def _read_arrays(payload: bytes) -> dict[str, np.ndarray]:
+    """The .npz members, each checked against its declared size before it is read.
+
+    np.load trusts an array's header: one declaring 10^11 elements allocates them, and a
+    member's size is only known once inflated.  Here the zip directory's sizes bound the
+    whole, and each array's shape must fit in its member.
+    """
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+        members = archive.infolist()
+        if sum(member.file_size for member in members) > MAX_UNPACKED_BYTES:
+            raise ValueError(f"archive unpacks to over {MAX_UNPACKED_BYTES // 1_000_000} MB")
+        for member in members:
+            if not member.filename.endswith(".npy"):
+                raise ValueError(f"unexpected member {member.filename!r}")
+            with archive.open(member) as file:
+                version = np.lib.format.read_magic(file)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(file)
+                else:
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(file)
+                size = dtype.itemsize
+                for dimension in shape:
+                    size *= int(dimension)
+                if dtype.hasobject or size > member.file_size:
+                    raise ValueError(f"array {member.filename} declares {size:,} bytes in a {member.file_size:,}-byte member")
+            # zipfile reads a member only up to its declared size, so this read is bounded too.
+            with archive.open(member) as file:
+                arrays[member.filename[: -len(".npy")]] = np.lib.format.read_array(file, allow_pickle=False)
+    return arrays
 
 
 def load(path: str | Path) -> tuple[TagClassifier, dict[str, Any]]:
@@ -134,12 +180,20 @@ def _build(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> TagClassifi
     for name, value in arrays.items():
         if value.dtype.kind not in "iuf":
             raise ValueError(f"array {name} has dtype {value.dtype}")
+    n_features = int(header["n_features_in"])
+    n_hash = int(params.get("n_hash", 0) or 0)
+    if not 0 <= n_hash <= n_features or n_features > 1_000_000:
+        raise ValueError(f"n_features_in {n_features} and n_hash {n_hash} are inconsistent")
     compact = Compact(kind, _strip(arrays, _ARRAY_PREFIX), dict(header["settings"]))
     _check(compact)
+    _check_width(compact, n_features - n_hash, n_hash)
     context = None
     if header.get("context_settings") is not None:
+        from forest.classifier.context import N_CONTEXT
+
         context = Compact("trees", _strip(arrays, _CONTEXT_PREFIX), dict(header["context_settings"]))
         _check(context)
+        _check_width(context, N_CONTEXT, 0)
     if bool(params["stacking"]) != (context is not None):
         raise ValueError("stacking flag and second-stage arrays disagree")
     classifier = TagClassifier(**params)
@@ -169,11 +223,43 @@ def _check(compact: Compact) -> None:
                 raise ValueError(f"tree {k} index out of range")
         if compact.settings.get("aggregate") not in ("mean", "logit_sum"):
             raise ValueError("unknown tree aggregate")
-        int(compact.settings["max_depth"])
+        depth = compact.settings["max_depth"]
+        if not isinstance(depth, int) or not 0 <= depth <= MAX_TREE_DEPTH:
+            raise ValueError(f"tree max_depth {depth!r} is not an integer from 0 to {MAX_TREE_DEPTH}")
+        float(compact.settings.get("baseline", 0.0))
     elif compact.kind == "linear":
         if a["mean"].shape != a["scale"].shape or a["coef"].ndim != 1 or a["intercept"].shape != (1,):
             raise ValueError("linear arrays have inconsistent shapes")
     else:
-        for layer in range(int(compact.settings["layers"])):
+        layers = compact.settings["layers"]
+        if not isinstance(layers, int) or not 1 <= layers <= MAX_LAYERS:
+            raise ValueError(f"MLP layers {layers!r} is not an integer from 1 to {MAX_LAYERS}")
+        for layer in range(layers):
             if a[f"w{layer}"].ndim != 2 or a[f"b{layer}"].shape != (a[f"w{layer}"].shape[1],):
                 raise ValueError(f"layer {layer} has inconsistent shapes")
+
+
+def _check_width(compact: Compact, dense: int, n_hash: int) -> None:
+    """Every column a predictor reads exists in the rows forest builds for it (else IndexError mid-page)."""
+    a = compact.arrays
+    if compact.kind == "trees":
+        columns = a.get("hashed_columns", np.zeros(0, dtype=np.int64))
+        if len(columns) and (columns.min() < 0 or columns.max() >= max(n_hash, 1)):
+            raise ValueError("hashed column index out of range")
+        width = dense + len(columns)
+        if len(a["feature"]) and (a["feature"].min() < 0 or a["feature"].max() >= width):
+            raise ValueError(f"tree feature index out of range (rows have {width} columns)")
+    elif compact.kind == "linear":
+        if a["mean"].shape != (dense,) or a["coef"].shape != (dense + n_hash,):
+            raise ValueError("linear arrays do not match the feature width")
+    else:
+        rows = dense + n_hash
+        if a["mean"].shape != (dense,) or a["scale"].shape != (dense,):
+            raise ValueError("MLP scaling arrays do not match the feature width")
+        for layer in range(int(compact.settings["layers"])):
+            weights = a[f"w{layer}"]
+            if weights.shape[0] != rows:
+                raise ValueError(f"layer {layer} expects {weights.shape[0]} inputs, gets {rows}")
+            rows = weights.shape[1]
+        if rows != 1:
+            raise ValueError("the last MLP layer must have one output")

@@ -19,6 +19,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.fields import extract_fields
 from forest.html import page_title, parse_html
+from forest.limits import classifiable
 from forest.model import Article
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_keywords
@@ -90,7 +91,8 @@ def _cold(
     """A page no learned pattern fits: the classifier's content blocks, or FOREST's region of the page alone."""
     if classifier is None and settings.classifier:
         classifier = load_default()
-    predictions = classifier.predict_blocks(root) if classifier is not None else None
+    # A page too large for the classifier's features is extracted without it (forest.limits).
+    predictions = classifier.predict_blocks(root) if classifier is not None and classifiable(root) else None
     # The single-page region costs a J x U pass: found only when it can change the outcome.
     nodes, blocks = _single_page(root, settings) if wrapper is not None or predictions is None else ([], [])
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):

@@ -18,6 +18,7 @@ from forest.errors import LearnError, ParseError
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
+from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES
 from forest.wrapper import Wrapper
@@ -225,8 +226,11 @@ def _score(
 
 
 def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
-    """The classifier's labels on one sample page, as parsed (before any exclusion is cut)."""
-    predictions = classifier.predict_blocks(sample.root)
+    """The classifier's labels on one sample page, as parsed (before any exclusion is cut).
+
+    A page too large for the classifier's features has none (forest.limits).
+    """
+    predictions = classifier.predict_blocks(sample.root) if classifiable(sample.root) else []
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions)
     )

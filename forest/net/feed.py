@@ -15,7 +15,9 @@ from urllib.parse import urljoin, urlsplit
 import feedparser
 from lxml import etree, html as lxml_html
 
+from forest.charsets import without_bad_charsets
 from forest.errors import FeedError
+from forest.urls import host_of, host_problem
 from keywords.model import Metadata
 
 LOGGER = logging.getLogger(__name__)
@@ -83,6 +85,7 @@ def parse_feed(body: bytes, url: str, headers: Mapping[str, str] | None = None) 
     response_headers["content-location"] = url
     # Without a Content-Type feedparser flags even a perfect feed as malformed.
     response_headers.setdefault("content-type", "application/xml")
+    body, response_headers["content-type"] = without_bad_charsets(body, response_headers["content-type"])
     try:
         parsed = feedparser.parse(body, response_headers=response_headers)
     except Exception as exc:  # feedparser's parsers raise assorted errors on hostile input
@@ -136,16 +139,16 @@ def discover_feed(page_url: str, page_html: str | bytes) -> list[str]:
         root = None
     if root is not None:
         base = next((b.get("href") for b in root.iter("base") if b.get("href")), None)
-        base_url = urljoin(page_url, base) if base else page_url
+        base_url = (_join(page_url, base) or page_url) if base else page_url
         for link in root.iter("link"):
             rel = (link.get("rel") or "").lower().split()
             kind = (link.get("type") or "").split(";", 1)[0].strip().lower()
             href = (link.get("href") or "").strip()
             if "alternate" in rel and kind in FEED_LINK_TYPES and href:
-                found.append(urljoin(base_url, href))
+                found.append(_join(base_url, href))
     parts = urlsplit(page_url)
     found.extend(f"{parts.scheme}://{parts.netloc}{path}" for path in COMMON_FEED_PATHS)
-    return [u for u in dict.fromkeys(found) if urlsplit(u).scheme in ("http", "https") and u != page_url]
+    return [u for u in dict.fromkeys(found) if _fetchable(u) and u != page_url]
 
 
 def _item(entry: dict[str, Any], feed_url: str) -> FeedItem | None:
@@ -180,10 +183,26 @@ def _link(entry: dict[str, Any], feed_url: str) -> str | None:
     if isinstance(entry.get("id"), str) and entry.get("guidislink", True):
         candidates.append(str(entry["id"]))
     for candidate in candidates:
-        absolute = urljoin(feed_url, candidate.strip())
-        if urlsplit(absolute).scheme in ("http", "https") and urlsplit(absolute).hostname:
+        if _fetchable(absolute := _join(feed_url, candidate.strip())):
             return absolute.split("#", 1)[0]
     return None
+
+
+def _join(base: str, link: str) -> str:
+    # urljoin raises ValueError on a bracketed host that is no IPv6 address ("http://[zz::1]/").
+    try:
+        return urljoin(base, link)
+    except ValueError:
+        return ""
+
+
+def _fetchable(url: str) -> bool:
+    """Whether ``url`` is http(s) with a host DNS could look up: a feed's links are whatever its author wrote."""
+    try:
+        scheme = urlsplit(url).scheme
+    except ValueError:
+        return False
+    return scheme in ("http", "https") and host_problem(host_of(url)) is None
 
 
 def _author_name(value: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import math
 import threading
 import time
 import urllib.robotparser
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -17,6 +18,8 @@ import httpx
 
 from forest.config import Settings
 from forest.errors import FetchError, PageTooLargeError
+from forest.netpolicy import ACCEPT_ENCODING, ALLOW_HINT, Deadlines, PolicyError, guarded_client, inflate, literal_refusal
+from forest.urls import host_problem
 
 LOGGER = logging.getLogger(__name__)
 
@@ -25,7 +28,8 @@ PROJECT_URL = "https://github.com/forest-extract/forest"
 ROBOTS_AGENT = "forest"
 # RFC 9309 asks crawlers to read at least 500 KiB of robots.txt; anything longer is cut there.
 ROBOTS_MAX_BYTES = 512_000
-_DISALLOW_ALL = ("User-agent: *", "Disallow: /")
+# Seconds for robots.txt, a file of a few KB: a server trickling it once held a learn for 65 s.
+ROBOTS_TIMEOUT = 10.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
@@ -85,17 +89,23 @@ class Fetcher:
     def __init__(self, settings: Settings | None = None, client: httpx.Client | None = None) -> None:
         self.settings = settings or Settings()
         self._owns_client = client is None
-        self._client = client or httpx.Client()
+        self._deadlines = Deadlines()
+        # An injected client (tests' MockTransport) is used as is: only URLs naming a
+        # private address literally are refused before it; addresses a name resolves to
+        # are checked by forest's own client, which resolves each host itself.
+        self._client = client or guarded_client(allow_private=self.settings.allow_private, deadlines=self._deadlines)
+        #: monotonic time after which no request starts (a whole learn's deadline), or None.
+        self.deadline: float | None = None
         self._timeout = httpx.Timeout(
             connect=self.settings.connect_timeout,
             read=self.settings.read_timeout,
             write=self.settings.read_timeout,
             pool=self.settings.connect_timeout,
         )
-        self._headers = {"User-Agent": user_agent(self.settings)}
+        self._headers = {"User-Agent": user_agent(self.settings), "Accept-Encoding": ACCEPT_ENCODING}
         self._lock = threading.Lock()
         self._next_slot: dict[str, float] = {}  # host -> earliest time of its next request
-        self._robots: dict[str, urllib.robotparser.RobotFileParser | None] = {}
+        self._robots: dict[str, urllib.robotparser.RobotFileParser | FetchError | None] = {}
         self._robots_lock = threading.Lock()
 
     def __enter__(self) -> Fetcher:
@@ -123,21 +133,25 @@ class Fetcher:
         """
         accepted = KINDS[kind]
         current = url
+        # One deadline for the whole fetch: redirects, retries and a slow server's headers included.
+        deadline = self._fetch_deadline(url)
         for _ in range(self.settings.max_redirects + 1):
             _check_url(current, url)
+            if not self.settings.allow_private:
+                _check_address(current, url)
             if self.settings.respect_robots and not self._allowed(current):
                 raise FetchError(
                     f"{current}: disallowed by the site's robots.txt "
                     "(--ignore-robots or Settings(respect_robots=False) to fetch it anyway)",
                     url=current,
                 )
-            response = self._get(current)
+            response = self._get(current, deadline)
             if response.status in REDIRECT_STATUSES:
                 location = response.headers.get("location")
                 if not location:
                     raise FetchError(f"{current}: HTTP {response.status} redirect without a Location", url=current,
                                      status=response.status)
-                current = urljoin(current, location.strip())
+                current = _join(current, location.strip())
                 continue
             response = _replace_url(response, url)
             if not 200 <= response.status < 300:
@@ -182,20 +196,41 @@ class Fetcher:
         except FetchError as exc:
             return exc
 
-    def _get(self, url: str) -> Response:
+    def _fetch_deadline(self, url: str) -> float:
+        """The deadline of one fetch starting now, within the whole run's; past the latter, FetchError."""
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            raise FetchError(f"{url}: not fetched, the whole learn's deadline has passed (Settings.learn_timeout)",
+                             url=url)
+        deadline = now + self.settings.total_timeout
+        return deadline if self.deadline is None else min(deadline, self.deadline)
+
+    def _get(self, url: str, deadline: float | None = None) -> Response:
         """One GET without following redirects, retried on 429, 5xx and connection failures."""
+        try:
+            return self._get_once(url, self._fetch_deadline(url) if deadline is None else deadline)
+        except PolicyError as exc:
+            raise FetchError(f"{url}: {exc}", url=url) from exc
+
+    def _sleep(self, seconds: float, deadline: float, url: str) -> None:
+        if time.monotonic() + seconds > deadline:
+            raise FetchError(f"{url}: waiting {seconds:.1f} s more would pass the fetch's deadline "
+                             f"(Settings.total_timeout = {self.settings.total_timeout:g} s)", url=url)
+        time.sleep(seconds)
+
+    def _get_once(self, url: str, deadline: float) -> Response:
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
             last = attempt == attempts - 1
-            self._wait_for_host(url)
+            self._wait_for_host(url, deadline)
             try:
-                response = self._stream(url)
+                response = self._stream(url, deadline)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError, httpx.ReadError) as exc:
                 # A refused or reset connection is often a restarting server; a read
                 # *timeout* is a slow one, and asking again would only double the wait.
                 if last:
                     raise FetchError(f"{url}: {_describe(exc, self.settings)}", url=url) from exc
-                time.sleep(self._backoff(attempt))
+                self._sleep(self._backoff(attempt), deadline, url)
                 continue
             except httpx.TimeoutException as exc:
                 raise FetchError(f"{url}: {_describe(exc, self.settings)}", url=url) from exc
@@ -214,16 +249,17 @@ class Fetcher:
                     )
                 delay = max(delay, retry_after)
             LOGGER.info("%s: HTTP %s, retrying in %.1f s", url, response.status, delay)
-            time.sleep(delay)
+            self._sleep(delay, deadline, url)
         raise AssertionError("unreachable")  # the loop returns or raises on its last attempt
 
     def _backoff(self, attempt: int) -> float:
         return float(self.settings.backoff * 2**attempt)
 
-    def _stream(self, url: str) -> Response:
+    def _stream(self, url: str, deadline: float) -> Response:
         """GET ``url`` and read its body, refusing it as soon as it passes the size cap."""
         cap = self.settings.max_page_bytes
-        deadline = time.monotonic() + self.settings.total_timeout
+        # Read by forest's own client on every socket read, headers included.
+        self._deadlines.set(deadline)
         with self._client.stream(
             "GET", url, headers=self._headers, timeout=self._timeout, follow_redirects=False
         ) as response:
@@ -235,18 +271,28 @@ class Fetcher:
                 raise PageTooLargeError(_too_large(url, int(length), cap), url=url, status=response.status_code)
             chunks: list[bytes] = []
             size = 0
-            # iter_bytes yields decompressed bytes, so a small gzip bomb is caught too.
-            for chunk in response.iter_bytes():
-                size += len(chunk)
-                if size > cap:
-                    raise PageTooLargeError(_too_large(url, size, cap, partial=True), url=url,
-                                            status=response.status_code)
-                if time.monotonic() > deadline:
-                    raise FetchError(
-                        f"{url}: response took longer than {self.settings.total_timeout:g} s "
-                        "(Settings.total_timeout)", url=url, status=response.status_code,
-                    )
-                chunks.append(chunk)
+            # Inflated in bounded steps (httpx would inflate a whole chunk at once), so a
+            # gzip-in-gzip bomb is caught at the cap too.
+            encoding = response.headers.get("content-encoding", "")
+            try:
+                body = inflate(_raw(response), encoding, cap) if encoding and not _preloaded(response) else _raw(response)
+                for chunk in body:
+                    size += len(chunk)
+                    if size > cap:
+                        raise PageTooLargeError(_too_large(url, size, cap, partial=True), url=url,
+                                                status=response.status_code)
+                    if time.monotonic() > deadline:
+                        raise FetchError(
+                            f"{url}: response took longer than {self.settings.total_timeout:g} s "
+                            "(Settings.total_timeout)", url=url, status=response.status_code,
+                        )
+                    chunks.append(chunk)
+            except PolicyError as exc:
+                if "limit" in str(exc):
+                    raise PageTooLargeError(f"{url}: {exc}", url=url, status=response.status_code) from exc
+                raise
+            finally:
+                self._deadlines.set(None)
             return Response(
                 url, str(response.url), response.status_code, content_type, response.charset_encoding,
                 b"".join(chunks), dict(response.headers),
@@ -254,7 +300,7 @@ class Fetcher:
 
     # --- politeness --------------------------------------------------------------
 
-    def _wait_for_host(self, url: str) -> None:
+    def _wait_for_host(self, url: str, deadline: float | None = None) -> None:
         """Sleep until ``url``'s host may be asked again; slots are reserved under a lock so
         that concurrent threads queue up instead of all firing at once."""
         host = urlsplit(url).netloc.lower()
@@ -264,14 +310,26 @@ class Fetcher:
         with self._lock:
             now = time.monotonic()
             slot = max(now, self._next_slot.get(host, now))
+            if deadline is not None and slot > deadline:
+                raise FetchError(
+                    f"{url}: the host's turn comes {slot - now:.0f} s from now (politeness delay {delay:g} s a "
+                    f"request), past the fetch's deadline (Settings.total_timeout, Settings.learn_timeout)", url=url,
+                )
             self._next_slot[host] = slot + delay
         if slot > now:
             time.sleep(slot - now)
 
     def _crawl_delay(self, url: str) -> float:
         robots = self._robots.get(_origin(url)) if self.settings.respect_robots else None
-        value = robots.crawl_delay(ROBOTS_AGENT) if robots is not None else None
-        return min(float(value), self.settings.max_retry_after) if value else 0.0
+        if not isinstance(robots, urllib.robotparser.RobotFileParser):
+            return 0.0
+        value = robots.crawl_delay(ROBOTS_AGENT)
+        try:
+            seconds = float(value) if value else 0.0
+        except (TypeError, ValueError, OverflowError):
+            return 0.0
+        # A Crawl-delay of 10^9 s once made one learn take 216 s (issue 15, case 9).
+        return min(max(seconds, 0.0), self.settings.max_crawl_delay) if math.isfinite(seconds) else 0.0
 
     def _allowed(self, url: str) -> bool:
         origin = _origin(url)
@@ -279,9 +337,13 @@ class Fetcher:
             if origin not in self._robots:
                 self._robots[origin] = self._read_robots(origin)
             robots = self._robots[origin]
+        if isinstance(robots, FetchError):
+            # Unreachable is not "disallowed": say what failed (refused, DNS, TLS, timeout).
+            reason = str(robots).removeprefix(f"{robots.url}: ")
+            raise FetchError(f"{url}: {reason} (reading {origin}/robots.txt)", url=url, status=robots.status)
         return robots is None or robots.can_fetch(ROBOTS_AGENT, url)
 
-    def _read_robots(self, origin: str) -> urllib.robotparser.RobotFileParser | None:
+    def _read_robots(self, origin: str) -> urllib.robotparser.RobotFileParser | FetchError | None:
         """The origin's robots rules; None (everything allowed) when it has none.
 
         RFC 9309: a 4xx means no rules; a 5xx or an unreachable server means
@@ -289,22 +351,30 @@ class Fetcher:
         """
         url = f"{origin}/robots.txt"
         parser = urllib.robotparser.RobotFileParser(url)
+        deadline = time.monotonic() + min(ROBOTS_TIMEOUT, self.settings.total_timeout)
+        if self.deadline is not None:
+            deadline = min(deadline, self.deadline)
         try:
-            response = self._get(url)
+            response = self._get(url, deadline)
             if response.status in REDIRECT_STATUSES:  # robots.txt moved: one hop is enough for it
                 location = response.headers.get("location", "")
-                response = self._get(urljoin(url, location)) if location else response
+                target = _join(url, location)
+                _check_url(target, url)
+                if not self.settings.allow_private:
+                    _check_address(target, url)
+                response = self._get(target, deadline) if location else response
         except PageTooLargeError:
             return None
         except FetchError as exc:
-            LOGGER.warning("%s unreachable (%s): not fetching from %s", url, exc, origin)
-            parser.parse(_DISALLOW_ALL)
-            return parser
+            # RFC 9309 says not to crawl a site whose robots.txt cannot be reached; the
+            # error says why it could not be, instead of "disallowed".
+            return exc
         if 400 <= response.status < 500:
             return None
         if response.status >= 500:
-            parser.parse(_DISALLOW_ALL)
-            return parser
+            # RFC 9309: a server error on robots.txt means "crawl nothing"; say that, not "disallowed".
+            return FetchError(f"{url}: HTTP {response.status}, and RFC 9309 says not to crawl a site whose "
+                              "robots.txt fails (--ignore-robots to fetch anyway)", url=url, status=response.status)
         text = response.body[:ROBOTS_MAX_BYTES].decode("utf-8", errors="replace")
         parser.parse(text.splitlines())
         return parser
@@ -317,6 +387,41 @@ def _check_url(url: str, asked: str) -> None:
         raise FetchError(f"{url}: not a valid URL ({exc})", url=asked) from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise FetchError(f"{url}: not an http(s) URL", url=asked)
+    problem = host_problem(parts.hostname)
+    if problem:
+        raise FetchError(f"{url}: {problem}", url=asked)
+
+
+def _join(base: str, location: str) -> str:
+    """``location`` resolved against ``base``; a Location urljoin cannot read ("http://[zz::1]/") is a FetchError."""
+    try:
+        return urljoin(base, location)
+    except ValueError as exc:
+        raise FetchError(f"{base}: redirect to an invalid URL {location[:100]!r} ({exc})", url=base) from exc
+
+
+def _preloaded(response: httpx.Response) -> bool:
+    """Whether httpx already read (and decoded) the body: a response a MockTransport built from bytes."""
+    return response.is_stream_consumed
+
+
+def _raw(response: httpx.Response) -> Iterator[bytes]:
+    if _preloaded(response):
+        yield response.content
+        return
+    yield from response.iter_raw()
+
+
+def _check_address(url: str, asked: str) -> None:
+    """Refuse a URL whose host is literally a private address or localhost (before any connection).
+
+    Names are resolved and checked by forest's client when it connects; this catches the
+    literal ones for an injected client too, and before robots.txt is asked for.
+    """
+    host = urlsplit(url).hostname or ""
+    reason = literal_refusal(host)
+    if reason:
+        raise FetchError(f"{url}: refused to connect to {reason}; {ALLOW_HINT}", url=asked)
 
 
 def _origin(url: str) -> str:
@@ -362,9 +467,33 @@ def _describe(exc: Exception, settings: Settings) -> str:
     if isinstance(exc, httpx.TimeoutException):
         return f"timed out after {settings.read_timeout:g} s waiting for the server (Settings.read_timeout)"
     if isinstance(exc, httpx.ConnectError):
-        return f"cannot connect ({exc or 'connection failed'})"
+        return _connect_failure(str(exc))
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"the server broke the HTTP exchange ({exc})"
     if isinstance(exc, httpx.DecodingError):
         return f"cannot decode the response body ({exc})"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+# Fragments of the OS's and ssl's messages -> what a ConnectError was, in words a user acts on.
+_CONNECT_FAILURES = (
+    ("refused", "connection refused: nothing listens on that port"),
+    ("name or service not known", "DNS lookup failed: no such host"),
+    ("nodename nor servname", "DNS lookup failed: no such host"),
+    ("name resolution", "DNS lookup failed (no DNS server answered)"),
+    ("getaddrinfo", "DNS lookup failed"),
+    ("certificate", "TLS failed: the server's certificate is not trusted"),
+    ("ssl", "TLS handshake failed"),
+    ("tls", "TLS handshake failed"),
+    ("network is unreachable", "network unreachable"),
+    ("no route to host", "host unreachable (no route)"),
+    ("reset", "connection reset by the server"),
+)
+
+
+def _connect_failure(detail: str) -> str:
+    lowered = detail.lower()
+    for fragment, what in _CONNECT_FAILURES:
+        if fragment in lowered:
+            return f"{what} ({detail})" if detail else what
+    return f"cannot connect ({detail or 'connection failed'})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -18,8 +19,9 @@ from forest.model import Article, Page
 from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
 from forest.net.fetch import PAGE_TYPES, Fetcher, Response
 from forest.service.pages import save_learned, stored_wrapper
-from forest.site import host_of, site_or_none
+from forest.site import site_or_none
 from forest.storage import WrapperStore
+from forest.urls import host_of
 from forest.wrapper import Wrapper
 
 LOGGER = logging.getLogger(__name__)
@@ -64,6 +66,9 @@ def learn_feed(
     """
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
+        # However slow the server or long its Crawl-delay, a learn ends: pages not
+        # fetched by then fail and are skipped like any other failing page.
+        fetcher.deadline = time.monotonic() + settings.learn_timeout
         feed = find_feed(fetcher, url)
         return _learn(fetcher, feed, settings, store=store, progress=progress, site=site, exclude=exclude)
 
@@ -96,6 +101,7 @@ def extract_url(
                                client=client, site=site, progress=progress)
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
+        fetcher.deadline = time.monotonic() + settings.learn_timeout  # the fetch and any learn it needs
         response = fetcher.fetch(url, kind="page")
         notes: tuple[str, ...] = ()
         if site is None:

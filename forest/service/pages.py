@@ -12,7 +12,8 @@ from forest.html import canonical_url, parse_html
 from forest.learning.induce import Inducer, LearnReport
 from forest.learning.quality import fit_quality
 from forest.model import Article, Page
-from forest.site import host_of, site_or_none
+from forest.site import site_or_none
+from forest.urls import host_of
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 

@@ -51,6 +51,7 @@ def fast() -> Settings:
     return Settings(
         connect_timeout=1.0, read_timeout=0.5, total_timeout=5.0, retries=2, backoff=0.01,
         max_retry_after=1.0, per_host_delay=0.0, max_page_bytes=200_000, concurrency=4,
+        allow_private=True,  # the test servers listen on 127.0.0.1
     )
 
 

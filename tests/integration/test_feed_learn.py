@@ -157,21 +157,21 @@ def test_repeated_misses_relearn_the_site_from_its_feed(
 
 
 def test_cli_learn_feed_url_prints_what_it_learned(gazette: Server, runner: CliRunner) -> None:
-    result = runner.invoke(cli, ["learn", "--pages", "3", gazette.url("/atom.xml")], catch_exceptions=False)
+    result = runner.invoke(cli, ["learn", "--allow-private", "--pages", "3", gazette.url("/atom.xml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "learned 127.0.0.1 (version 1) from 3 of 3 pages" in result.stdout
     assert "fields:" in result.stdout and "main pattern:" in result.stdout
 
 
 def test_cli_learn_feed_url_lists_skipped_pages(gazette: Server, runner: CliRunner) -> None:
-    result = runner.invoke(cli, ["learn", "--pages", "2", gazette.url("/feed.xml")], catch_exceptions=False)
+    result = runner.invoke(cli, ["learn", "--allow-private", "--pages", "2", gazette.url("/feed.xml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert f"{gazette.url('/news/missing.html')}: HTTP 404" in result.stdout
 
 
 def test_cli_extract_url_then_sites_shows_health(gazette: Server, runner: CliRunner, articles: list[Article]) -> None:
-    assert runner.invoke(cli, ["learn", "--pages", "3", gazette.url("/atom.xml")]).exit_code == 0
-    result = runner.invoke(cli, ["extract", "--format", "json", gazette.url(articles[9].path)], catch_exceptions=False)
+    assert runner.invoke(cli, ["learn", "--allow-private", "--pages", "3", gazette.url("/atom.xml")]).exit_code == 0
+    result = runner.invoke(cli, ["extract", "--allow-private", "--format", "json", gazette.url(articles[9].path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert (record["title"], record["author"]) == (articles[9].title, articles[9].author)
@@ -180,7 +180,7 @@ def test_cli_extract_url_then_sites_shows_health(gazette: Server, runner: CliRun
 
 
 def test_cli_extract_no_learn_extracts_cold(gazette: Server, runner: CliRunner, articles: list[Article]) -> None:
-    result = runner.invoke(cli, ["extract", "--no-learn", "--format", "json", gazette.url(articles[9].path)])
+    result = runner.invoke(cli, ["extract", "--allow-private", "--no-learn", "--format", "json", gazette.url(articles[9].path)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["method"] == "classifier"
 

@@ -27,7 +27,8 @@ from forest.webapp import create_app
 # The app serves loopback names only (not the test client's default "testserver").
 BASE_URL = "http://127.0.0.1"
 # The example site is on our own loopback server: no politeness delay, short timeouts.
-FAST = Settings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0)
+# The example site is served on 127.0.0.1: private addresses are allowed, as `forest demo` allows them.
+FAST = Settings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0, allow_private=True)
 
 
 @pytest.fixture(scope="session")

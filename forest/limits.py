@@ -1,0 +1,165 @@
+"""Bounds on what one page, JSON document or URL may cost, checked before the expensive step runs."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from typing import Any
+
+from forest.errors import ParseError
+
+# Start tags a page may have.  The largest page of the shared datasets has 14,396
+# (`python -m eval.fuzz --census`, wceb2026); 100,000 leaves 7x headroom, and a page
+# of that size parses, learns and extracts in a few seconds and well under 1 GB,
+# where 1,000,000 sibling <p> took 145 s and 22 GB (issue 15, case 7).
+MAX_START_TAGS = 100_000
+# Attributes one element may carry.  libxml2 checks each new attribute against the
+# element's others, so parsing is quadratic in them: 10,000 attributes parse in 0.09 s,
+# 40,000 in 1.6 s, and 100,000 took 17 s (issue 15, case 8).  The most on one tag of
+# the shared datasets is 667 (`python -m eval.fuzz --census`, l3s_gn1, prose such as
+# "a<b ..." that HTML reads as a tag), so 5,000 leaves 7x headroom at ~20 ms of parsing.
+MAX_ATTRIBUTES = 5_000
+# A tag shorter than this cannot hold MAX_ATTRIBUTES attributes (each needs at least
+# a space and a letter), so only longer ones are counted.
+_LONG_TAG = 2 * MAX_ATTRIBUTES
+# Nesting of a JSON document read from a page (JSON-LD) or a stored wrapper.  JSON-LD
+# nests 3-6 deep and a wrapper 3; Python's json recursion would fail near 1,000 and
+# any recursive walk of the result near the same depth.
+MAX_JSON_DEPTH = 64
+# Text blocks the per-block classifier is run on.  Its features take about 30 KB a
+# block at their peak (20,000 sibling blocks: 670 MB peak RSS, 1.2 s), so a page with
+# more blocks is extracted without it rather than with 1 GB or more of features.
+MAX_CLASSIFIER_BLOCKS = 20_000
+
+_START_TAG = re.compile(r"<[a-zA-Z]")
+# A tag with no '<' or '>' inside over _LONG_TAG characters.  [^<>] keeps the scan
+# linear: a run without '>' full of '<a' would otherwise be rescanned from every '<a'.
+_LONG_START_TAG = re.compile(rf"<[a-zA-Z][^<>]{{{_LONG_TAG},}}")
+_START_TAG_RUN = re.compile(r"<[a-zA-Z][^<>]*")
+# One attribute of a tag: a name, then maybe a value; quoted values are consumed whole,
+# so the spaces of an SVG path or of JSON in a data- attribute are not counted.
+_ATTRIBUTE = re.compile(r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]*))?""")
+_RAW_ELEMENTS = "script|style|textarea|title|xmp|noscript|template|iframe|noembed|noframes|plaintext"
+_RAW_OPEN = re.compile(rf"<({_RAW_ELEMENTS})\b|<!--()", re.IGNORECASE)
+_RAW_CLOSE = re.compile(rf"</({_RAW_ELEMENTS})\s*>|--()>", re.IGNORECASE)
+
+# C0 controls other than tab, LF and CR, lone surrogates and the two non-characters
+# U+FFFE and U+FFFF: XML 1.0 forbids them, and lxml refuses any text holding one.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids replaced by a space.
+
+    lxml parses a form feed or a stray control character in HTML, but refuses the same
+    character when forest writes text back into the tree (moving a tail), so they go first.
+    A space, because HTML treats a form feed as whitespace and browsers show controls as nothing.
+    """
+    return _NOT_XML.sub(" ", text) if _NOT_XML.search(text) else text
+
+
+def check_markup(text: str, *, source: str | None = None) -> None:
+    """Refuse markup whose parse alone would cost far more than any real page's.
+
+    :raises ParseError: over MAX_START_TAGS start tags, or an element with over MAX_ATTRIBUTES attributes.
+    """
+    # str.count is a fast upper bound; the regex only runs on pages that might be over.
+    if text.count("<") > MAX_START_TAGS:
+        tags = sum(1 for _ in _START_TAG.finditer(text))
+        if tags > MAX_START_TAGS:
+            raise ParseError(
+                f"page has {tags:,} elements, over the {MAX_START_TAGS:,} forest reads (forest.limits.MAX_START_TAGS)",
+                source=source,
+            )
+    attributes = most_attributes(text)
+    if attributes > MAX_ATTRIBUTES:
+        raise ParseError(
+            f"an element has {attributes:,} attributes, over the {MAX_ATTRIBUTES:,} forest reads "
+            "(forest.limits.MAX_ATTRIBUTES)",
+            source=source,
+        )
+
+
+def most_attributes(text: str, *, all_tags: bool = False) -> int:
+    """The most attributes one start tag of ``text`` has outside scripts, comments and other raw
+    text (0 when none counts); only tags long enough to hold MAX_ATTRIBUTES, unless ``all_tags``."""
+    most = 0
+    raw: list[tuple[int, int]] | None = None
+    tags = _START_TAG_RUN if all_tags else _LONG_START_TAG
+    for match in tags.finditer(text):
+        attributes = len(_ATTRIBUTE.findall(match.group())) - 1  # the first match is the tag's name
+        if attributes <= most:
+            continue
+        # Script code, a comment or a <title> can hold "a<b ..." runs that look like a long tag.
+        raw = raw if raw is not None else _raw_text_spans(text)
+        index = bisect.bisect_right(raw, (match.start(), len(text))) - 1
+        if index >= 0 and raw[index][0] < match.start() < raw[index][1]:
+            continue
+        most = attributes
+    return most
+
+
+def _raw_text_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every comment and raw-text element (script, style, title...), in order, in one pass."""
+    closes: dict[str, list[int]] = {}
+    for match in _RAW_CLOSE.finditer(text):
+        closes.setdefault((match.group(1) or "--").lower(), []).append(match.end())
+    spans: list[tuple[int, int]] = []
+    end = -1
+    for match in _RAW_OPEN.finditer(text):
+        if match.start() < end:
+            continue  # inside the previous span: a "<script" in a comment opens nothing
+        ends = closes.get((match.group(1) or "--").lower(), [])
+        at = bisect.bisect_right(ends, match.end())
+        end = ends[at] if at < len(ends) else len(text)
+        spans.append((match.start(), end))
+    return spans
+
+
+def json_depth(value: Any) -> int:
+    """How deep ``value`` nests (a scalar is 0, ``[1]`` is 1), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, strict: bool = True) -> Any:
+    """``json.loads`` that refuses documents nested deeper than ``max_depth``.
+
+    :param strict: as json.loads: False lets raw control characters into strings.
+
+    :raises ValueError: for invalid JSON or nesting over ``max_depth`` (never RecursionError).
+    """
+    try:
+        value = json.loads(text, strict=strict)
+    except RecursionError as exc:
+        raise ValueError(f"JSON nested deeper than Python can read (limit {max_depth})") from exc
+    except TypeError as exc:
+        raise ValueError(str(exc)) from exc
+    depth = json_depth(value)
+    if depth > max_depth:
+        raise ValueError(f"JSON nested {depth} deep, over the limit of {max_depth}")
+    return value
+
+
+def classifiable(root: Any) -> bool:
+    """Whether the per-block classifier may run on a parsed page: at most MAX_CLASSIFIER_BLOCKS elements.
+
+    Elements bound blocks from above closely enough (a block needs an element to own it, and
+    most own one or two), and counting them costs about 1 ms per 10,000.
+    """
+    for count, _ in enumerate(root.iter(), 1):
+        if count > MAX_CLASSIFIER_BLOCKS:
+            return False
+    return True
