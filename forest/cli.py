@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 import errno
 import json
 import sys
@@ -216,10 +217,8 @@ def learn(
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        settings = Settings(
-            respect_robots=not ignore_robots, allow_private=allow_private, keywords=keywords,
-            **({"n_pages": pages} if pages else {}),
-        )
+        settings = Settings(respect_robots=not ignore_robots, allow_private=allow_private, keywords=keywords)
+        settings = replace(settings, n_pages=pages) if pages else settings
         _learn_url(files[0], site, settings)
         return
     if keywords == "feed":

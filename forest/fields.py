@@ -104,7 +104,7 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
     """
     found: dict[str, str] = {}
     # Most pages have none: a substring test spares encoding and scanning the whole page.
-    if (b"ld+json" if isinstance(html, bytes) else "ld+json") not in html:
+    if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
         return found
     data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
     for match in _JSON_LD.finditer(data_bytes):

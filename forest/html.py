@@ -44,9 +44,9 @@ def decode(data: bytes, declared: str | None = None, *, source: str | None = Non
     """
     if not data.strip():
         raise ParseError("empty page", source=source)
-    for bom, name in _BOMS:
+    for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(name, errors="replace")
+            return data[len(bom):].decode(encoding, errors="replace")
     head = data[:4096]
     if len(_BINARY_BYTES.findall(head)) > 8:
         raise ParseError("binary data, not an HTML page", source=source)

@@ -94,14 +94,14 @@ def index_page(body: etree._Element, *, with_keys: bool = True, paths: bool = Fa
     for i in range(len(elements) - 1, 0, -1):
         if end[i] > end[parent[i]]:
             end[parent[i]] = end[i]
-    index = PageIndex(elements, parent, end, depth, terms)
+    page = PageIndex(elements, parent, end, depth, terms)
     if with_keys:
         describe = _path_keys if paths else _structural_keys
         keys: dict[str, list[int]] = {}
-        for i, key in describe(index):
+        for i, key in describe(page):
             keys.setdefault(key, []).append(i)
-        index.keys = keys
-    return index
+        page.keys = keys
+    return page
 
 
 def xpath_literal(value: str) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
@@ -104,6 +104,9 @@ def _host_candidates(host: str) -> list[str]:
     return candidates
 
 
+_Store = TypeVar("_Store", bound="WrapperStore")
+
+
 class WrapperStore:
     """Per-site wrappers (plain JSON-able dicts) with full version history, in one SQLite file.
 
@@ -122,7 +125,7 @@ class WrapperStore:
     def __repr__(self) -> str:
         return f"WrapperStore({str(self.path)!r})"
 
-    def __enter__(self) -> WrapperStore:
+    def __enter__(self: _Store) -> _Store:
         return self
 
     def __exit__(

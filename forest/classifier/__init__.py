@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from forest.classifier.io import ModelError, dumps, load, loads, save
+from forest.classifier.io import dumps, load, loads, save
+from forest.errors import ModelError
 from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import (
     BOILERPLATE_THRESHOLD,

@@ -127,7 +127,7 @@ class Features:
         page = np.concatenate([np.full(len(p), i, dtype=np.int64) for i, p in enumerate(parts)]) if parts else None
         spans = None
         if parts and all(p.spans is not None for p in parts):
-            spans = np.concatenate([p.spans for p in parts])  # type: ignore[misc]
+            spans = np.concatenate([p.spans for p in parts if p.spans is not None])
         dense = np.vstack([p.dense for p in parts])
         return Features(dense, sp.vstack([p.hashed for p in parts], format="csr"), page, spans)
 
