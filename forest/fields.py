@@ -8,6 +8,7 @@ element on most sample pages.  Reading tries that XPath, then the page's ``og:``
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -230,12 +231,19 @@ def _keys(element: etree._Element) -> Iterator[str]:
 # --- reading -----------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1024)
+def _compiled(xpath: str) -> etree.XPath:
+    # A site's field XPaths serve every page of the site: compiled once.  A malformed one
+    # raises here (stored wrappers are checked at load: forest.wrapper_schema).
+    return etree.XPath(xpath)
+
+
 def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
     if not xpath:
         return None
     try:
-        selected = root.xpath(xpath)
-    except etree.XPathError:
+        selected = _compiled(xpath)(root)
+    except etree.XPathEvalError:  # valid, but not on this page (a function of a missing node)
         return None
     element = next((e for e in selected if isinstance(e, etree._Element)), None) if isinstance(selected, list) else None
     if element is None:

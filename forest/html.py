@@ -98,7 +98,6 @@ def parse_html(
     if "\x00" in text[:4096]:
         raise ParseError("binary data, not an HTML page", source=source)
     check_markup(text, source=source)
-    text = xml_safe(text)
     # lxml refuses str input that carries an XML encoding declaration.
     declaration = _XML_DECLARATION.match(text)
     if declaration:
@@ -115,7 +114,13 @@ def parse_html(
 
 def _parse(text: str, source: str | None) -> lxml_html.HtmlElement:
     try:
-        return lxml_html.document_fromstring(text, parser=_parser())
+        try:
+            return lxml_html.document_fromstring(text, parser=_parser())
+        except ValueError:
+            # Characters XML forbids (a lone surrogate) in text given as str: read them as spaces.
+            # Only here, not before every parse: scanning every page for them costs a quarter
+            # of a millisecond, and real pages never need it.
+            return lxml_html.document_fromstring(xml_safe(text), parser=_parser())
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
 
@@ -181,9 +186,10 @@ def drop_element(element: etree._Element) -> None:
     if parent is None:
         return
     if element.tail:
+        # lxml parses a form feed or a control character in a page, and refuses it written back.
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
+            previous.tail = xml_safe((previous.tail or "") + element.tail)
         else:
-            parent.text = (parent.text or "") + element.tail
+            parent.text = xml_safe((parent.text or "") + element.tail)
     parent.remove(element)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from lxml import etree
 
 from forest.fields import extract_fields, json_ld_fields, learn_fields, normalize_date
 from forest.html import parse_html
@@ -119,7 +120,13 @@ def test_learned_patterns_win_over_meta() -> None:
 
 
 def test_a_pattern_that_matches_nothing_falls_back() -> None:
-    assert extract_fields(parse_html(META), {"title": "//h9", "author": "//*[", "date": ""})["title"] == "OG title"
+    assert extract_fields(parse_html(META), {"title": "//h9", "date": ""})["title"] == "OG title"
+
+
+def test_a_malformed_field_xpath_is_an_error_not_a_silent_miss() -> None:
+    # Stored wrappers are checked at load (forest.wrapper_schema); one passed by hand fails loudly.
+    with pytest.raises(etree.XPathSyntaxError):
+        extract_fields(parse_html(META), {"author": "//*["})
 
 
 def test_nothing_found_is_none() -> None:
