@@ -119,7 +119,10 @@ def _parse(text: str, source: str | None) -> lxml_html.HtmlElement:
         except ValueError:
             # Characters XML forbids (a lone surrogate) in text given as str: read them as spaces.
             # Only here, not before every parse: scanning every page for them costs a quarter
-            # of a millisecond, and real pages never need it.
+            # of a millisecond, and real pages never need it.  An XML declaration the pattern
+            # above missed (unclosed, or its encoding attribute mangled) goes up to its first '>'.
+            if text.lstrip().startswith("<?xml"):
+                text = text.lstrip().split(">", 1)[-1]
             return lxml_html.document_fromstring(xml_safe(text), parser=_parser())
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
@@ -132,15 +135,26 @@ def _parser() -> etree.HTMLParser:
 
 def page_title(root: lxml_html.HtmlElement) -> str:
     """The page's ``<title>``, or ``og:title``, whitespace-normalized ('' if none)."""
-    # .//title, not head/title: broken pages put their head elements in the body.
-    for value in (root.findtext(".//title"), _meta(root, "og:title")):
+    title = next(iter(_head_first(root, "title")), None)
+    for value in (title.text if title is not None else None, _meta(root, "og:title")):
         if value and value.strip():
             return " ".join(value.split())
     return ""
 
 
+def _head_first(root: lxml_html.HtmlElement, tag: str) -> list[lxml_html.HtmlElement]:
+    """The ``tag`` elements of the page's ``<head>``, or of the whole page when its head has none.
+
+    Broken pages put their head elements in the body; searching the head first spares a
+    walk of the whole tree on every other page (extraction's hot path reads the head).
+    """
+    head = root.find("head")
+    found = list(head.iter(tag)) if head is not None else []
+    return found or list(root.iter(tag))
+
+
 def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
-    for meta in root.iter("meta"):
+    for meta in _head_first(root, "meta"):
         if meta.get("property") == name or meta.get("name") == name:
             return meta.get("content")
     return None
@@ -149,7 +163,7 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
 def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
     """The page's ``<meta name|property=... content=...>`` values, the first of each name."""
     tags: dict[str, str] = {}
-    for meta in root.iter("meta"):
+    for meta in _head_first(root, "meta"):
         content = meta.get("content")
         if content and content.strip():
             for key in (meta.get("property"), meta.get("name")):

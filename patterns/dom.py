@@ -37,10 +37,11 @@ class PageIndex:
     depth: list[int]
     terms: list[list[str]]  # each element's own terms: its text and its children's tails
     keys: dict[str, list[int]] = field(default_factory=dict)  # pattern XPath -> matching elements
+    n_terms: list[int] = field(default_factory=list)  # len(terms[i]), counted once: every scorer reads it
 
-    @property
-    def n_terms(self) -> list[int]:
-        return [len(t) for t in self.terms]
+    def __post_init__(self) -> None:
+        if not self.n_terms:
+            self.n_terms = [len(t) for t in self.terms]
 
     def subtree_sums(self, own: list[int]) -> list[int]:
         """Per-element totals of ``own`` over each element's whole subtree."""

@@ -137,10 +137,7 @@ def _consensus(
         region_keywords += total(x_sums, region)
         region_terms += total(n_sums, region)
         spans = [(node + 1, end[node] + 1) for node in region]  # strictly inside: the region itself is never cut
-        for key, found in page.index.keys.items():
-            steps = _steps_below_anchor(key)
-            if steps is None:
-                continue
+        for key, steps, found in _cuttable(page):
             within = [i for lo, hi in spans for i in found[bisect_left(found, lo) : bisect_left(found, hi)]]
             if steps:
                 # Cut as `.//key` inside the region: its anchor must be inside the region too.
@@ -270,7 +267,14 @@ def agreeing_choice(
             if container is not None:
                 shortlist[container] = None
         current = judge.cleaned(judge.regions(chosen))
-        scores = {xpath: judge.cleaned(eligible[xpath]) for xpath in shortlist}
+        scores: dict[str, float] = {}
+        # Cleaning raises precision, never recall: 2R / (1 + R) bounds a candidate's cleaned
+        # agreement, and a candidate whose bound cannot win is not cleaned (learning time).
+        for xpath in sorted(shortlist, key=lambda xpath: -judge.recall(eligible[xpath])):
+            bound = 2 * judge.recall(eligible[xpath]) / (1 + judge.recall(eligible[xpath]))
+            if bound < max([current + MIN_AGREEMENT_GAIN, *scores.values()]):
+                break
+            scores[xpath] = judge.cleaned(eligible[xpath])
         top = max(scores, key=lambda xpath: (scores[xpath], by_xpath[xpath].pattern.score), default=None)
         if top is not None and top != chosen.pattern.xpath and scores[top] >= current + MIN_AGREEMENT_GAIN:
             patterns[j] = by_xpath[top]
@@ -292,6 +296,15 @@ class _Judge:
 
     def keywords(self, regions: Sequence[Sequence[int]]) -> int:
         return sum(page.x[i] for page, region in zip(self.pages, regions) for i in region)
+
+    def recall(self, regions: Sequence[Sequence[int]]) -> float:
+        """The share of the text labelled content that the regions hold."""
+        kept = found = 0
+        for page, region, (_, content) in zip(self.pages, regions, self.sums):
+            end = page.index.end
+            kept += sum(content[end[i] + 1] - content[i] for i in region)
+            found += content[-1]
+        return kept / found if found else 0.0
 
     def agreement(self, regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
         """F1 over characters of the regions (less what ``cut`` removes) against the text labelled content."""
@@ -329,6 +342,12 @@ def _total(end: Sequence[int], sums: Sequence[int], nodes: Sequence[int]) -> int
     return sum(sums[end[i] + 1] - sums[i] for i in nodes)
 
 
+def _cuttable(page: ScoredPage) -> list[tuple[str, int, list[int]]]:
+    """The page's pattern keys extraction can cut inside a region, with their steps below the anchor and their elements."""
+    return [(key, steps, found) for key, found in page.index.keys.items() if (steps := _steps_below_anchor(key)) is not None]
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _steps_below_anchor(key: str) -> int | None:
     """For a key extraction can cut inside a region: 0 for one step (``//div[@class='x']``, a
     side tag such as ``//figure``), n for an attributed anchor and n plain tags below it
