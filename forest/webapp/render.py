@@ -12,10 +12,10 @@ from typing import Any
 from lxml import etree
 from lxml import html as lxml_html
 
-# Removed with their content before patterns are evaluated, as forest's own parser
-# removes them (forest/html.py INVISIBLE_TAGS): the @dfs positions of the paper's
-# patterns count the elements of that cleaned tree.
-INVISIBLE_TAGS = ("script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "math")
+from forest import ParseError
+from forest.html import parse_html
+from forest.region import number_elements, outermost
+
 # Never shown either: they load or run something, or redirect the frame.
 UNSAFE_TAGS = ("link", "meta", "base", "frame", "frameset", "applet", "portal", "audio", "video", "source", "track")
 # Attributes holding a URL: dropped, so the frame neither navigates nor fetches anything.
@@ -39,8 +39,6 @@ FRAME_CSS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(FRAME_CSS.encode())
 FRAME_CSP = f"default-src 'none'; style-src '{FRAME_CSS_HASH}'"
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 
 
 class PageUnreadable(ValueError):
@@ -81,18 +79,17 @@ def page_view(
     :raises PageUnreadable: when the page cannot be parsed.
     """
     root = _parse(body, charset)
-    etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     notes: list[str] = []
     region: list[etree._Element] = []
     marked = 0
     wrapper = wrapper or {}
     patterns = [str(p.get("xpath", "")) for p in wrapper.get("patterns", ()) if isinstance(p, Mapping)]
     if pattern and any("@dfs" in p for p in patterns):
-        _number_elements(root.find("body"))
+        number_elements(root.find("body"))
     if not pattern:
         notes.append("no wrapper pattern fitted this page, so no region is highlighted")
     else:
-        region = _outermost(_xpath(root, pattern))
+        region = outermost(_xpath(root, pattern))
         if not region:
             notes.append(f"the pattern {pattern} selects nothing on this page")
     for node in region:
@@ -110,32 +107,11 @@ def page_view(
 
 
 def _parse(body: bytes | str, charset: str | None) -> lxml_html.HtmlElement:
-    text = body if isinstance(body, str) else _decode(body, charset)
-    declaration = _XML_DECLARATION.match(text)
-    if declaration:
-        text = text[declaration.end():]  # lxml refuses str input with an encoding declaration
-    if not text.strip():
-        raise PageUnreadable("the page is empty")
+    # The page as extraction reads it: the same decoding, limits and cleaning (forest.html).
     try:
-        root = lxml_html.document_fromstring(
-            text, parser=lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
-        )
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        raise PageUnreadable(f"not parseable as HTML ({exc})") from exc
-    if root.find("body") is None:
-        raise PageUnreadable("the page has no <body>")
-    return root
-
-
-def _decode(body: bytes, charset: str | None) -> str:
-    match = _CHARSET.search(body[:4096])
-    for name in (charset, match.group(1).decode("ascii", "ignore") if match else None, "utf-8"):
-        if name:
-            try:
-                return body.decode(name)
-            except (LookupError, UnicodeDecodeError):
-                continue
-    return body.decode("cp1252", errors="replace")
+        return parse_html(body, declared_charset=charset)
+    except ParseError as exc:
+        raise PageUnreadable(str(exc)) from exc
 
 
 def _xpath(root: etree._Element, xpath: str) -> list[etree._Element]:
@@ -144,19 +120,6 @@ def _xpath(root: etree._Element, xpath: str) -> list[etree._Element]:
     except etree.XPathError:
         return []
     return [n for n in found if isinstance(n, etree._Element)] if isinstance(found, list) else []
-
-
-def _outermost(nodes: Sequence[etree._Element]) -> list[etree._Element]:
-    """The matches not inside another match: forest's region (forest/extraction.py)."""
-    chosen = set(nodes)
-    return [n for n in nodes if not any(a in chosen for a in n.iterancestors())]
-
-
-def _number_elements(body: etree._Element | None) -> None:
-    # The paper's @dfs positions: depth-first order over the body, as forest numbers them.
-    if body is not None:
-        for i, element in enumerate(body.iter(etree.Element)):
-            element.set("dfs", str(i))
 
 
 def _text(element: etree._Element) -> str:
