@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -16,6 +15,7 @@ from eval.datasets import Sample
 from eval.protocol import split
 from eval.systems import System
 from forest.config import Settings
+from forest.html import without_xml_declaration
 from forest.errors import ForestError, LearnError
 from forest.extraction import extract
 from forest.learning.induce import Inducer
@@ -23,9 +23,6 @@ from forest.wrapper import Wrapper
 
 __all__ = ["Bench", "LearnTiming", "PageTiming", "best_ms", "run_bench", "summary", "text"]
 
-# As in eval.protocol: lxml refuses str input with an XML declaration, so it is dropped
-# before (not during) the timed parse.
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 # DESIGN.md section 6: a site is learned from 10 fetched pages.
 LEARN_PAGES = 10
 
@@ -137,7 +134,7 @@ def _time_page(sample: Sample, wrapper: Wrapper | None, settings: Settings, repe
     except ForestError:
         return None
     extract_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=settings, with_html=False), repeat)
-    text = _XML_DECLARATION.sub("", html, count=1)
+    text = without_xml_declaration(html)
     parse_ms = best_ms(lambda: _parse(text), repeat)
     peer_ms: dict[str, float | None] = {}
     page = sample.page

@@ -2,62 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-# The common protocol (trafilatura's evaluation, Bevendorff et al. 2023): lower-cased
-# \w+ runs.  Digits and underscores count as words here, unlike keywords.tokenize,
-# so that scores stay comparable with published figures.
-_TOKEN = re.compile(r"\w+")
+from forest.score import Score, score
+from forest.score import tokens as token_list
 
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """Precision, recall and F1 of one page, or a mean of several."""
-
-    p: float
-    r: float
-    f1: float
+__all__ = ["Score", "bootstrap_ci", "mean_scores", "score", "tokens"]
 
 
 def tokens(text: str) -> Counter[str]:
-    """The multiset of lower-cased ``\\w+`` tokens of ``text``."""
-    return Counter(_TOKEN.findall(text.lower()))
-
-
-def score(pred: str, gold: str) -> Score:
-    """Token precision, recall and F1 of ``pred`` against ``gold``.
-
-    Both texts are bags of tokens (see :func:`tokens`); the overlap counts each
-    token ``min(pred, gold)`` times.  Empty cases follow the ROUGE-based scorer of
-    Bevendorff et al. 2023 (``extraction_benchmark/eval.py``), "empty" meaning
-    no token:
-
-    ============ ============ ===== ===== =====
-    gold         prediction   P     R     F1
-    ============ ============ ===== ===== =====
-    empty        empty        1.0   1.0   1.0
-    empty        non-empty    0.0   1.0   0.0
-    non-empty    empty        0.0   0.0   0.0
-    ============ ============ ===== ===== =====
-
-    An empty prediction thus costs precision too: a system cannot raise its mean
-    precision by giving up on hard pages.
-    """
-    pred_bag, gold_bag = tokens(pred), tokens(gold)
-    n_pred, n_gold = pred_bag.total(), gold_bag.total()
-    if n_gold == 0:
-        return Score(1.0, 1.0, 1.0) if n_pred == 0 else Score(0.0, 1.0, 0.0)
-    if n_pred == 0:
-        return Score(0.0, 0.0, 0.0)
-    overlap = (pred_bag & gold_bag).total()
-    p, r = overlap / n_pred, overlap / n_gold
-    f1 = 2 * p * r / (p + r) if overlap else 0.0
-    return Score(p, r, f1)
+    """The multiset of lower-cased ``\\w+`` tokens of ``text`` (forest.score's tokens)."""
+    return Counter(token_list(text))
 
 
 def mean_scores(scores: Iterable[Score]) -> Score:

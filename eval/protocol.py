@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -16,11 +15,9 @@ from lxml import html as lxml_html
 from eval.datasets import Sample
 from eval.metrics import Score, bootstrap_ci, mean_scores, score
 from eval.systems import System
+from forest.html import without_xml_declaration
 from forest.model import Page
 
-# lxml refuses str input that carries an XML encoding declaration; the floor parse
-# drops it first (outside the timed call), as forest.html.parse_html does.
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 # Long tracebacks would swamp the JSON report; the head says what went wrong.
 _MAX_ERROR = 300
 
@@ -285,7 +282,7 @@ def _failed(system: str, sample: Sample, error: str, ms: float | None) -> Row:
 def _floor(site: str | None, samples: Sequence[Sample]) -> list[FloorRow]:
     rows = []
     for sample in samples:
-        text = _XML_DECLARATION.sub("", sample.html, count=1)
+        text = without_xml_declaration(sample.html)
         start = time.perf_counter()
         try:
             lxml_html.document_fromstring(text)

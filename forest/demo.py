@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,13 +13,14 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from forest.score import score
+
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 
 # The page the demo extracts: it is not in the sample the wrapper learns from,
 # and expected.txt holds its article text (title, then one paragraph per line).
 HELD_OUT = "library-maps.html"
 
-_TOKEN = re.compile(r"\w+")
 _CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)"')
 
 
@@ -58,13 +58,8 @@ def example_site(site: str = "example.test") -> ExampleSite:
 
 
 def token_f1(predicted: str, gold: str) -> float:
-    """Bag-of-words F1 of lower-cased ``\\w+`` tokens (the measure of eval.metrics, kept here so forest need not import eval)."""
-    pred, want = Counter(_TOKEN.findall(predicted.lower())), Counter(_TOKEN.findall(gold.lower()))
-    overlap = (pred & want).total()
-    if not overlap:
-        return 1.0 if not pred and not want else 0.0
-    precision, recall = overlap / pred.total(), overlap / want.total()
-    return 2 * precision * recall / (precision + recall)
+    """Bag-of-words token F1 (forest.score), the measure the demo reports."""
+    return score(predicted, gold).f1
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,15 +20,13 @@ from lxml import etree
 from forest.html import first_meta, meta_tags
 from forest.limits import loads_json
 from keywords.model import Metadata
-from patterns.dom import element_steps
+from patterns.dom import ANCHOR_DISTANCE, element_steps
 
 FIELDS = ("title", "author", "date")
 # A field's pattern must select the right element on at least this share of the
 # sample pages that have a value for the field: with 10 pages a pattern right on
 # 5 is the template's, one right on 1 or 2 is a coincidence (a related-story link).
 MIN_FIELD_SUPPORT = 0.5
-# How far up an element without attributes looks for an anchor (patterns.dom uses 3 too).
-ANCHOR_DISTANCE = 3
 # An element "nearly" matches a title when one text contains the other and the
 # shorter is at least this share of the longer ("Title | Site" against "Title").
 NEAR_MATCH_SHARE = 0.7

@@ -99,9 +99,7 @@ def parse_html(
         raise ParseError("binary data, not an HTML page", source=source)
     check_markup(text, source=source)
     # lxml refuses str input that carries an XML encoding declaration.
-    declaration = _XML_DECLARATION.match(text)
-    if declaration:
-        text = text[declaration.end():]
+    text = without_xml_declaration(text)
     root = _parse(text, source)
     if root.find("body") is None and _UNCLOSED_TITLE.search(text):
         # An unclosed <title> swallows the whole page as title text; read it without the tag.
@@ -110,6 +108,12 @@ def parse_html(
         raise ParseError("page has no <body>", source=source)
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     return root
+
+
+def without_xml_declaration(text: str) -> str:
+    """``text`` without a leading XML declaration, which lxml refuses in str input."""
+    declaration = _XML_DECLARATION.match(text)
+    return text[declaration.end():] if declaration else text
 
 
 def _parse(text: str, source: str | None) -> lxml_html.HtmlElement:

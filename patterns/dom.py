@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
 
@@ -177,12 +176,3 @@ def _path_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
         paths.append(path)
         if path:
             yield i, path
-
-
-def term_counts(index: PageIndex, nodes: Iterable[int]) -> Counter[str]:
-    """All terms inside the subtrees of ``nodes`` (which must not nest)."""
-    counts: Counter[str] = Counter()
-    for node in nodes:
-        for i in range(node, index.end[node] + 1):
-            counts.update(index.terms[i])
-    return counts

@@ -136,17 +136,10 @@ def rank(
     *,
     scoring: str = "jxu",
     candidates: str = "ancestors",
-    only: Sequence[int] | None = None,
 ) -> list[Ranked]:
-    """All candidate patterns of ``pages``, best first, by R = sum over pages of region score.
-
-    :param only: indexes of the pages whose candidate nodes propose patterns (all by
-        default); every pattern is still scored on all ``pages``.
-    """
-    proposers = range(len(pages)) if only is None else only
+    """All candidate patterns of ``pages``, best first, by R = sum over pages of region score."""
     keys: set[str] = set()
-    for k in proposers:
-        page = pages[k]
+    for page in pages:
         wanted = candidate_nodes(page, candidates)
         keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
     # With three pages or more, a description found on one page only is a per-page

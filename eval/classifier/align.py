@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -11,9 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from forest.classifier.blocks import PageTree
+from forest.score import tokens
 
-# The evaluation's tokens (eval.metrics): lower-cased \w+ runs, so labels and scores agree.
-_TOKEN = re.compile(r"\w+")
+# Gold and blocks are tokenized as the evaluation scores them (forest.score), so labels and scores agree.
 # A block is content when at least this share of its tokens align to the gold text (the brief's
 # majority rule; the thesis used 0.1 after Dragnet's code, which keeps blocks that only quote the article).
 MIN_ALIGNED_SHARE = 0.5
@@ -22,9 +21,6 @@ MIN_ALIGNED_SHARE = 0.5
 MAX_EXACT_GAP = 4_000_000
 
 
-def tokens(text: str) -> list[str]:
-    """The lower-cased ``\\w+`` tokens of ``text``."""
-    return _TOKEN.findall(text.lower())
 
 
 def align(page: Sequence[str], gold: Sequence[str]) -> np.ndarray:

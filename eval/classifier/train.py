@@ -31,7 +31,7 @@ TRAIN_DATASETS = ("cleaneval", "dragnet", "readability")
 # the site-level datasets, and the held-out quarter of CleanEval's sites.
 EVAL_DATASETS = ("scrapinghub", "l3s_gn1", "cleanportaleval", "wceb2026")
 # Sites with this many pages in a training dataset are site-level evaluation material (forest
-# eval learns wrappers from 5 of their pages), so the blend is never scored on a training page.
+# eval learns wrappers from 5 of their pages), so a wrapper the classifier shaped is never scored on a training page.
 SITE_LEVEL_PAGES = 5
 # CleanEval sites whose SHA-256 starts below this byte (a quarter of them) are held out for testing.
 CLEANEVAL_TEST_BYTE = 64

@@ -168,7 +168,7 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
 
 
 # Inline styles that keep an element from being rendered at all.
-_NOT_RENDERED = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+NOT_RENDERED = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
 def invisible(tree: PageTree) -> np.ndarray:
@@ -179,7 +179,7 @@ def invisible(tree: PageTree) -> np.ndarray:
     """
     hidden = np.zeros(len(tree), dtype=bool)
     for i, element in enumerate(tree.elements):
-        if element.attrib and (element.get("hidden") is not None or _NOT_RENDERED.search(element.get("style") or "")):
+        if element.attrib and (element.get("hidden") is not None or NOT_RENDERED.search(element.get("style") or "")):
             hidden[i] = True
     if hidden.any():
         parent = tree.parent.tolist()

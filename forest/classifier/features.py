@@ -13,7 +13,7 @@ from lxml import etree
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.utils import murmurhash3_32
 
-from forest.classifier.blocks import PageTree
+from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
 # Bumped whenever a column changes meaning: a model file records the version it was trained on.
@@ -48,7 +48,8 @@ PROSE_WORDS = 10
 PROSE_LINK_SHARE = 0.3
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+# What the browser does not render: the same rule as forest.classifier.blocks.invisible.
+_HIDDEN_STYLE = NOT_RENDERED
 
 
 

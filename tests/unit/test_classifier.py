@@ -17,7 +17,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from forest.classifier import (
     ModelError,
     TagClassifier,
-    boilerplate_blocks,
     classify_page,
     dumps,
     load,
@@ -185,10 +184,6 @@ def test_page_api_on_a_new_page(fitted: dict[str, TagClassifier]) -> None:
     assert [p.index for p in predictions] == list(range(len(predictions)))
     text = classify_page(root, model=model)
     assert text.splitlines() == gold.splitlines()
-    story = root.xpath("//h1/..")[0]
-    dropped = boilerplate_blocks(root, [story], 0.5, model=model)
-    assert dropped == {"Share this"}
-    assert boilerplate_blocks(root, [story], 1.0, model=model, predictions=predictions) <= dropped
 
 
 def test_predict_blocks_of_a_page_without_text(fitted: dict[str, TagClassifier]) -> None:
