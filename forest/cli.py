@@ -18,7 +18,7 @@ import click
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, StoreError, UnknownSiteError
 
 if TYPE_CHECKING:
-    from forest.config import Settings
+    from forest.config import Keywords, Settings
     from forest.learning.induce import LearnReport
     from forest.model import Article, Page
     from forest.storage import WrapperStore
@@ -201,7 +201,7 @@ def _utf8(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 @allow_private_option
 @common_options
 def learn(
-    files: tuple[str, ...], site: str | None, keywords: str | None, pages: int | None, ignore_robots: bool = False,
+    files: tuple[str, ...], site: str | None, keywords: Keywords | None, pages: int | None, ignore_robots: bool = False,
     allow_private: bool = False,
 ) -> None:
     """Learn a site's wrapper from its feed (FEED_URL) or from a few of its pages (HTML FILES), and store it.

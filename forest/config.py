@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
+
+Keywords = Literal["tfidf", "meta", "feed"]
+Scoring = Literal["jxu", "cov"]
+Candidates = Literal["ancestors", "leaves", "paths"]
+Ranking = Literal["forest", "paper"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +64,10 @@ class Settings:
 
     max_page_bytes: int = 10_000_000
     n_keywords: int = 20
-    keywords: str | None = None
-    scoring: str = "jxu"
-    candidates: str = "ancestors"
-    ranking: str = "forest"
+    keywords: Keywords | None = None
+    scoring: Scoring = "jxu"
+    candidates: Candidates = "ancestors"
+    ranking: Ranking = "forest"
     max_alternates: int = 4
     classifier: bool = True
     connect_timeout: float = 10.0
@@ -80,3 +86,11 @@ class Settings:
     allow_private: bool = False
     max_crawl_delay: float = 5.0
     learn_timeout: float = 180.0
+
+    def __post_init__(self) -> None:
+        # The one place the choices are checked: everything downstream trusts them.
+        for name, kind in (("keywords", Keywords), ("scoring", Scoring), ("candidates", Candidates), ("ranking", Ranking)):
+            value = getattr(self, name)
+            allowed = get_args(kind)
+            if value not in allowed and not (name == "keywords" and value is None):
+                raise ValueError(f"Settings.{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")

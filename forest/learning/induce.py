@@ -146,8 +146,8 @@ class Inducer:
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in text_blocks(scored[k].index.elements[i] for i in regions[k])) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
-        else:
-            raise ValueError(f"unknown ranking {settings.ranking!r}; use 'forest' or 'paper'")
+        else:  # Settings checked the choice
+            raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
             raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
 
@@ -211,7 +211,7 @@ def _score(
     elif source in ("meta", "feed"):
         found = [metadata_keywords(s.meta, k=settings.n_keywords, source=source) for s in samples]
     else:
-        raise ValueError(f"unknown keyword source {settings.keywords!r}; use 'tfidf', 'meta' or 'feed'")
+        raise AssertionError(source)  # Settings checked the choice
     scored: list[ScoredPage] = []
     keyed: list[tuple[_Sample, frozenset[str]]] = []
     for sample, keywords in zip(samples, found):

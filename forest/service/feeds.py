@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import httpx
 
-from forest.config import Settings
+from forest.config import Keywords, Settings
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError
 from forest.extraction import extract
 from forest.html import decode
@@ -28,7 +28,7 @@ LOGGER = logging.getLogger(__name__)
 
 # Where keywords come from when learning from a feed, unless Settings.keywords says:
 # the items' own metadata (FOREST_feed; on the bundled example site F1 0.97, tf-idf 0.95).
-FEED_KEYWORDS = "feed"
+FEED_KEYWORDS: Keywords = "feed"
 # Candidate feeds tried when discovering a site's feed: its <link rel=alternate>
 # feeds (rarely more than 3) and the common paths.
 MAX_FEED_CANDIDATES = 4 + len(COMMON_FEED_PATHS)

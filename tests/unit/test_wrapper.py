@@ -91,3 +91,11 @@ def test_a_record_with_the_retired_prune_flag_still_reads(wrapper: Wrapper) -> N
     # Wrappers stored while the classifier pruned at extraction carry a "prune" key.
     record = wrapper.to_dict() | {"prune": False}
     assert Wrapper.from_dict(record) == wrapper
+
+
+@pytest.mark.parametrize("choice", [{"keywords": "tf-idf"}, {"scoring": "JxU"}, {"candidates": "leaf"}, {"ranking": "best"}])
+def test_settings_check_their_choices_once(choice: dict[str, str]) -> None:
+    from forest.config import Settings
+
+    with pytest.raises(ValueError, match="must be one of"):
+        Settings(**choice)  # type: ignore[arg-type]
