@@ -24,7 +24,7 @@ from forest.errors import (
 if TYPE_CHECKING:
     from forest.service.pages import extract_page, learn_pages, load_wrapper
     from forest.site import site_of
-    from forest.config import Settings
+    from forest.config import FetchSettings, Settings
     from forest.extraction import extract
     from forest.learning.induce import Inducer, LearnReport
     from forest.model import Article, Page
@@ -36,6 +36,7 @@ __all__ = [
     "Article",
     "FeedError",
     "FetchError",
+    "FetchSettings",
     "ForestError",
     "Inducer",
     "LearnError",
@@ -60,6 +61,7 @@ __all__ = [
 # name -> module that defines it
 _LAZY = {
     "Settings": "forest.config",
+    "FetchSettings": "forest.config",
     "Page": "forest.model",
     "Article": "forest.model",
     "Wrapper": "forest.wrapper",

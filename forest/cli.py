@@ -211,13 +211,13 @@ def learn(
     author and date are, and stores it.  Given files, pages are grouped by site and one
     wrapper is learned per site.  Pages that cannot be used are skipped and listed.
     """
-    from forest.config import Settings
+    from forest.config import FetchSettings, Settings
     from forest.service.pages import learn_pages
 
     if any(_is_url(f) for f in files):
         if len(files) > 1:
             raise click.UsageError("give one feed URL, or HTML files, not both")
-        settings = Settings(respect_robots=not ignore_robots, allow_private=allow_private, keywords=keywords)
+        settings = Settings(keywords=keywords, fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
         settings = replace(settings, n_pages=pages) if pages else settings
         _learn_url(files[0], site, settings)
         return
@@ -364,10 +364,10 @@ def extract(
     from the page and the site learned first (unless --no-learn).  A page of a site
     with no wrapper is extracted by the classifier (method: classifier).
     """
-    from forest.config import Settings
+    from forest.config import FetchSettings, Settings
     from forest.service.pages import extract_page
 
-    settings = Settings(respect_robots=not ignore_robots, allow_private=allow_private)
+    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
     records: list[dict[str, Any]] = []
     failures = 0
     with _open_store() as store:
@@ -504,13 +504,13 @@ def demo() -> None:
     Uses a temporary database unless --db (or $FOREST_DB) is given.  Needs no network
     beyond 127.0.0.1: the server runs in this process and stops at the end.
     """
-    from forest.config import Settings
+    from forest.config import FetchSettings, Settings
     from forest.demo import example_site, serve_example, token_f1
     from forest.service.feeds import extract_url
 
     example = example_site()
     # Our own server on loopback: no need to space out requests politely.
-    settings = Settings(per_host_delay=0.0, allow_private=True)
+    settings = Settings(fetch=FetchSettings(per_host_delay=0.0, allow_private=True))
     ctx = click.get_current_context()
     with contextlib.ExitStack() as stack:
         if _DB not in ctx.meta:
@@ -565,9 +565,9 @@ def serve(host: str, port: int, allow_private: bool = False) -> None:
 
     # Bound to loopback, only loopback names are served (DNS rebinding); bound to a
     # network address on purpose, whatever name the network uses for this machine.
-    from forest.config import Settings
+    from forest.config import FetchSettings, Settings
 
-    app = create_app(click.get_current_context().meta.get(_DB), settings=Settings(allow_private=allow_private),
+    app = create_app(click.get_current_context().meta.get(_DB), settings=Settings(fetch=FetchSettings(allow_private=allow_private)),
                      allowed_hosts=LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else None)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)

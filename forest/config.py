@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 Keywords = Literal["tfidf", "meta", "feed"]
@@ -12,28 +12,9 @@ Ranking = Literal["forest", "paper"]
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
-    """Limits and tuning knobs for learning and extraction.
+class FetchSettings:
+    """How forest fetches: timeouts, politeness and the address policy (forest.net.fetch).
 
-    :param max_page_bytes: pages larger than this are refused; real article pages are
-        well under 5 MB, and lxml needs about 10x the page size in memory.
-    :param n_keywords: keywords per sample page (k).  The FOREST paper uses a
-        top-k; 20 gave the best F1 when swept over 5, 10, 15, 20, 30.
-    :param keywords: where keywords come from: ``"tfidf"`` (over the site sample),
-        ``"meta"`` (each page's title and description) or ``"feed"`` (feed items);
-        None: the source's own default (feed items for a feed, tf-idf for pages).
-    :param scoring: ``"jxu"`` (J x U, the paper) or ``"cov"`` (tf-idf coverage, FOREST_Cov).
-    :param candidates: ``"ancestors"`` (significant leaves and their ancestors),
-        ``"leaves"`` (ABSELEMS) or ``"paths"`` (ABSPATHS, root-to-leaf tag paths).
-    :param ranking: ``"forest"`` (checked on every sample page, see patterns.ranking)
-        or ``"paper"`` (the literal R = sum I x level x nbOcc over node descriptions).
-
-    Fetching (forest.net.fetch):
-
-    :param classifier: use the shipped per-block classifier: at learning, its labels on
-        the sample pages become the wrapper's exclusions (forest.learning.consensus); at
-        extraction, it extracts pages no pattern fits and pages of sites with no wrapper.
-        A page a wrapper fits never runs it.  Off, forest is FOREST's wrapper alone.
     :param connect_timeout: seconds to open a connection; a live server answers in
         well under a second, so 10 s only waits out a slow DNS or TLS handshake.
     :param read_timeout: seconds allowed between two reads of a response.
@@ -50,9 +31,6 @@ class Settings:
     :param concurrency: sample pages fetched at once.
     :param per_host_delay: seconds between two requests to one host (politeness);
         a ``Crawl-delay`` in robots.txt that asks for more wins, up to ``max_retry_after``.
-    :param n_pages: sample pages fetched from a feed to learn a site.
-    :param relearn_after_misses: a site with a known feed is relearned after this
-        many pages since it was learned found no learned pattern (drift).
     :param allow_private: fetch from loopback, private and link-local addresses (and
         localhost); off, they are refused after DNS resolution and on every redirect hop,
         so a page or feed cannot point forest at a cloud metadata service or an intranet.
@@ -62,14 +40,6 @@ class Settings:
         sample pages); pages not fetched by then are skipped as failed.
     """
 
-    max_page_bytes: int = 10_000_000
-    n_keywords: int = 20
-    keywords: Keywords | None = None
-    scoring: Scoring = "jxu"
-    candidates: Candidates = "ancestors"
-    ranking: Ranking = "forest"
-    max_alternates: int = 4
-    classifier: bool = True
     connect_timeout: float = 10.0
     read_timeout: float = 20.0
     total_timeout: float = 60.0
@@ -81,11 +51,47 @@ class Settings:
     respect_robots: bool = True
     concurrency: int = 4
     per_host_delay: float = 0.5
-    n_pages: int = 10
-    relearn_after_misses: int = 5
     allow_private: bool = False
     max_crawl_delay: float = 5.0
     learn_timeout: float = 180.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Limits and tuning knobs for learning and extraction; how to fetch is ``fetch`` (:class:`FetchSettings`).
+
+    :param max_page_bytes: pages larger than this are refused; real article pages are
+        well under 5 MB, and lxml needs about 10x the page size in memory.
+    :param n_keywords: keywords per sample page (k).  The FOREST paper uses a
+        top-k; 20 gave the best F1 when swept over 5, 10, 15, 20, 30.
+    :param keywords: where keywords come from: ``"tfidf"`` (over the site sample),
+        ``"meta"`` (each page's title and description) or ``"feed"`` (feed items);
+        None: the source's own default (feed items for a feed, tf-idf for pages).
+    :param scoring: ``"jxu"`` (J x U, the paper) or ``"cov"`` (tf-idf coverage, FOREST_Cov).
+    :param candidates: ``"ancestors"`` (significant leaves and their ancestors),
+        ``"leaves"`` (ABSELEMS) or ``"paths"`` (ABSPATHS, root-to-leaf tag paths).
+    :param ranking: ``"forest"`` (checked on every sample page, see patterns.ranking)
+        or ``"paper"`` (the literal R = sum I x level x nbOcc over node descriptions).
+    :param classifier: use the shipped per-block classifier: at learning, its labels on
+        the sample pages become the wrapper's exclusions (forest.learning.consensus); at
+        extraction, it extracts pages no pattern fits and pages of sites with no wrapper.
+        A page a wrapper fits never runs it.  Off, forest is FOREST's wrapper alone.
+    :param n_pages: sample pages fetched from a feed to learn a site.
+    :param relearn_after_misses: a site with a known feed is relearned after this
+        many pages since it was learned found no learned pattern (drift).
+    """
+
+    max_page_bytes: int = 10_000_000
+    n_keywords: int = 20
+    keywords: Keywords | None = None
+    scoring: Scoring = "jxu"
+    candidates: Candidates = "ancestors"
+    ranking: Ranking = "forest"
+    max_alternates: int = 4
+    classifier: bool = True
+    n_pages: int = 10
+    relearn_after_misses: int = 5
+    fetch: FetchSettings = field(default_factory=FetchSettings)
 
     def __post_init__(self) -> None:
         # The one place the choices are checked: everything downstream trusts them.

@@ -22,7 +22,7 @@ import httpx
 
 from forest.errors import FetchError
 
-ALLOW_HINT = "--allow-private or Settings(allow_private=True) to allow it"
+ALLOW_HINT = "--allow-private or Settings(fetch=FetchSettings(allow_private=True)) to allow it"
 # What forest asks servers for, so that it only receives encodings it can inflate
 # within a bound (br and zstd would need their own bounded decoders).
 ACCEPT_ENCODING = "gzip, deflate"
@@ -97,7 +97,7 @@ class Deadlines:
         """
         left = self.remaining()
         if left <= 0:
-            raise DeadlineExceeded("passed its deadline (Settings.total_timeout a fetch, Settings.learn_timeout a learn)")
+            raise DeadlineExceeded("passed its deadline (FetchSettings.total_timeout a fetch, FetchSettings.learn_timeout a learn)")
         if math.isinf(left):
             return timeout
         return left if timeout is None else min(timeout, left)

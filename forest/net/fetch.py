@@ -45,9 +45,9 @@ KINDS: Mapping[str, frozenset[str] | None] = {"page": PAGE_TYPES, "feed": FEED_T
 
 
 def user_agent(settings: Settings) -> str:
-    """``Settings.user_agent``, or ``forest/<version> (+project URL)``."""
-    if settings.user_agent:
-        return settings.user_agent
+    """``FetchSettings.user_agent``, or ``forest/<version> (+project URL)``."""
+    if settings.fetch.user_agent:
+        return settings.fetch.user_agent
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -93,14 +93,14 @@ class Fetcher:
         # An injected client (tests' MockTransport) is used as is: only URLs naming a
         # private address literally are refused before it; addresses a name resolves to
         # are checked by forest's own client, which resolves each host itself.
-        self._client = client or guarded_client(allow_private=self.settings.allow_private, deadlines=self._deadlines)
+        self._client = client or guarded_client(allow_private=self.settings.fetch.allow_private, deadlines=self._deadlines)
         #: monotonic time after which no request starts (a whole learn's deadline), or None.
         self.deadline: float | None = None
         self._timeout = httpx.Timeout(
-            connect=self.settings.connect_timeout,
-            read=self.settings.read_timeout,
-            write=self.settings.read_timeout,
-            pool=self.settings.connect_timeout,
+            connect=self.settings.fetch.connect_timeout,
+            read=self.settings.fetch.read_timeout,
+            write=self.settings.fetch.read_timeout,
+            pool=self.settings.fetch.connect_timeout,
         )
         self._headers = {"User-Agent": user_agent(self.settings), "Accept-Encoding": ACCEPT_ENCODING}
         self._lock = threading.Lock()
@@ -135,11 +135,11 @@ class Fetcher:
         current = url
         # One deadline for the whole fetch: redirects, retries and a slow server's headers included.
         deadline = self._fetch_deadline(url)
-        for _ in range(self.settings.max_redirects + 1):
+        for _ in range(self.settings.fetch.max_redirects + 1):
             _check_url(current, url)
-            if not self.settings.allow_private:
+            if not self.settings.fetch.allow_private:
                 _check_address(current, url)
-            if self.settings.respect_robots and not self._allowed(current):
+            if self.settings.fetch.respect_robots and not self._allowed(current):
                 raise FetchError(
                     f"{current}: disallowed by the site's robots.txt "
                     "(--ignore-robots or Settings(respect_robots=False) to fetch it anyway)",
@@ -162,7 +162,7 @@ class Fetcher:
                 raise FetchError(f"{current}: content type {response.content_type} is not {what}", url=current,
                                  status=response.status)
             return response
-        raise FetchError(f"{url}: more than {self.settings.max_redirects} redirects (Settings.max_redirects)", url=url)
+        raise FetchError(f"{url}: more than {self.settings.fetch.max_redirects} redirects (FetchSettings.max_redirects)", url=url)
 
     def fetch_many(
         self,
@@ -171,7 +171,7 @@ class Fetcher:
         kind: str = "page",
         progress: Callable[[str, Response | FetchError], None] | None = None,
     ) -> list[Response | FetchError]:
-        """Fetch ``urls`` with at most ``Settings.concurrency`` at once; one result per URL, in order.
+        """Fetch ``urls`` with at most ``FetchSettings.concurrency`` at once; one result per URL, in order.
 
         A URL that fails gives its FetchError in its slot instead of raising.
         :param progress: called in the calling thread as each URL finishes.
@@ -179,7 +179,7 @@ class Fetcher:
         results: list[Response | FetchError | None] = [None] * len(urls)
         if not urls:
             return []
-        with ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency), thread_name_prefix="forest-fetch") as pool:
+        with ThreadPoolExecutor(max_workers=max(1, self.settings.fetch.concurrency), thread_name_prefix="forest-fetch") as pool:
             futures = {pool.submit(self._fetch_or_error, u, kind): i for i, u in enumerate(urls)}
             for future in as_completed(futures):
                 i = futures[future]
@@ -200,9 +200,9 @@ class Fetcher:
         """The deadline of one fetch starting now, within the whole run's; past the latter, FetchError."""
         now = time.monotonic()
         if self.deadline is not None and now >= self.deadline:
-            raise FetchError(f"{url}: not fetched, the whole learn's deadline has passed (Settings.learn_timeout)",
+            raise FetchError(f"{url}: not fetched, the whole learn's deadline has passed (FetchSettings.learn_timeout)",
                              url=url)
-        deadline = now + self.settings.total_timeout
+        deadline = now + self.settings.fetch.total_timeout
         return deadline if self.deadline is None else min(deadline, self.deadline)
 
     def _get(self, url: str, deadline: float | None = None) -> Response:
@@ -215,11 +215,11 @@ class Fetcher:
     def _sleep(self, seconds: float, deadline: float, url: str) -> None:
         if time.monotonic() + seconds > deadline:
             raise FetchError(f"{url}: waiting {seconds:.1f} s more would pass the fetch's deadline "
-                             f"(Settings.total_timeout = {self.settings.total_timeout:g} s)", url=url)
+                             f"(FetchSettings.total_timeout = {self.settings.fetch.total_timeout:g} s)", url=url)
         time.sleep(seconds)
 
     def _get_once(self, url: str, deadline: float) -> Response:
-        attempts = self.settings.retries + 1
+        attempts = self.settings.fetch.retries + 1
         for attempt in range(attempts):
             last = attempt == attempts - 1
             self._wait_for_host(url, deadline)
@@ -241,10 +241,10 @@ class Fetcher:
             delay = self._backoff(attempt)
             retry_after = _retry_after(response.headers.get("retry-after"))
             if retry_after is not None:
-                if retry_after > self.settings.max_retry_after:
+                if retry_after > self.settings.fetch.max_retry_after:
                     raise FetchError(
                         f"{url}: HTTP {response.status}, server asks to retry after {retry_after:.0f} s "
-                        f"(over Settings.max_retry_after = {self.settings.max_retry_after:.0f} s)",
+                        f"(over FetchSettings.max_retry_after = {self.settings.fetch.max_retry_after:.0f} s)",
                         url=url, status=response.status,
                     )
                 delay = max(delay, retry_after)
@@ -253,7 +253,7 @@ class Fetcher:
         raise AssertionError("unreachable")  # the loop returns or raises on its last attempt
 
     def _backoff(self, attempt: int) -> float:
-        return float(self.settings.backoff * 2**attempt)
+        return float(self.settings.fetch.backoff * 2**attempt)
 
     def _stream(self, url: str, deadline: float) -> Response:
         """GET ``url`` and read its body, refusing it as soon as it passes the size cap."""
@@ -283,8 +283,8 @@ class Fetcher:
                                                 status=response.status_code)
                     if time.monotonic() > deadline:
                         raise FetchError(
-                            f"{url}: response took longer than {self.settings.total_timeout:g} s "
-                            "(Settings.total_timeout)", url=url, status=response.status_code,
+                            f"{url}: response took longer than {self.settings.fetch.total_timeout:g} s "
+                            "(FetchSettings.total_timeout)", url=url, status=response.status_code,
                         )
                     chunks.append(chunk)
             except PolicyError as exc:
@@ -304,7 +304,7 @@ class Fetcher:
         """Sleep until ``url``'s host may be asked again; slots are reserved under a lock so
         that concurrent threads queue up instead of all firing at once."""
         host = urlsplit(url).netloc.lower()
-        delay = max(self.settings.per_host_delay, self._crawl_delay(url))
+        delay = max(self.settings.fetch.per_host_delay, self._crawl_delay(url))
         if delay <= 0:
             return
         with self._lock:
@@ -313,14 +313,14 @@ class Fetcher:
             if deadline is not None and slot > deadline:
                 raise FetchError(
                     f"{url}: the host's turn comes {slot - now:.0f} s from now (politeness delay {delay:g} s a "
-                    f"request), past the fetch's deadline (Settings.total_timeout, Settings.learn_timeout)", url=url,
+                    f"request), past the fetch's deadline (FetchSettings.total_timeout, FetchSettings.learn_timeout)", url=url,
                 )
             self._next_slot[host] = slot + delay
         if slot > now:
             time.sleep(slot - now)
 
     def _crawl_delay(self, url: str) -> float:
-        robots = self._robots.get(_origin(url)) if self.settings.respect_robots else None
+        robots = self._robots.get(_origin(url)) if self.settings.fetch.respect_robots else None
         if not isinstance(robots, urllib.robotparser.RobotFileParser):
             return 0.0
         value = robots.crawl_delay(ROBOTS_AGENT)
@@ -329,7 +329,7 @@ class Fetcher:
         except (TypeError, ValueError, OverflowError):
             return 0.0
         # A Crawl-delay of 10^9 s once made one learn take 216 s (issue 15, case 9).
-        return min(max(seconds, 0.0), self.settings.max_crawl_delay) if math.isfinite(seconds) else 0.0
+        return min(max(seconds, 0.0), self.settings.fetch.max_crawl_delay) if math.isfinite(seconds) else 0.0
 
     def _allowed(self, url: str) -> bool:
         origin = _origin(url)
@@ -351,7 +351,7 @@ class Fetcher:
         """
         url = f"{origin}/robots.txt"
         parser = urllib.robotparser.RobotFileParser(url)
-        deadline = time.monotonic() + min(ROBOTS_TIMEOUT, self.settings.total_timeout)
+        deadline = time.monotonic() + min(ROBOTS_TIMEOUT, self.settings.fetch.total_timeout)
         if self.deadline is not None:
             deadline = min(deadline, self.deadline)
         try:
@@ -360,7 +360,7 @@ class Fetcher:
                 location = response.headers.get("location", "")
                 target = _join(url, location)
                 _check_url(target, url)
-                if not self.settings.allow_private:
+                if not self.settings.fetch.allow_private:
                     _check_address(target, url)
                 response = self._get(target, deadline) if location else response
         except PageTooLargeError:
@@ -463,9 +463,9 @@ def _reason(status: int) -> str:
 
 def _describe(exc: Exception, settings: Settings) -> str:
     if isinstance(exc, httpx.ConnectTimeout):
-        return f"no connection within {settings.connect_timeout:g} s (Settings.connect_timeout)"
+        return f"no connection within {settings.fetch.connect_timeout:g} s (FetchSettings.connect_timeout)"
     if isinstance(exc, httpx.TimeoutException):
-        return f"timed out after {settings.read_timeout:g} s waiting for the server (Settings.read_timeout)"
+        return f"timed out after {settings.fetch.read_timeout:g} s waiting for the server (FetchSettings.read_timeout)"
     if isinstance(exc, httpx.ConnectError):
         return _connect_failure(str(exc))
     if isinstance(exc, httpx.RemoteProtocolError):

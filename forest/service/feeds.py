@@ -68,7 +68,7 @@ def learn_feed(
     with Fetcher(settings, client) as fetcher:
         # However slow the server or long its Crawl-delay, a learn ends: pages not
         # fetched by then fail and are skipped like any other failing page.
-        fetcher.deadline = time.monotonic() + settings.learn_timeout
+        fetcher.deadline = time.monotonic() + settings.fetch.learn_timeout
         feed = find_feed(fetcher, url)
         return _learn(fetcher, feed, settings, store=store, progress=progress, site=site, exclude=exclude)
 
@@ -101,7 +101,7 @@ def extract_url(
                                client=client, site=site, progress=progress)
     settings = settings or Settings()
     with Fetcher(settings, client) as fetcher:
-        fetcher.deadline = time.monotonic() + settings.learn_timeout  # the fetch and any learn it needs
+        fetcher.deadline = time.monotonic() + settings.fetch.learn_timeout  # the fetch and any learn it needs
         response = fetcher.fetch(url, kind="page")
         notes: tuple[str, ...] = ()
         if site is None:

@@ -31,7 +31,7 @@ def screenshot(out: Path) -> Path:
     example = example_site()
     with tempfile.TemporaryDirectory(prefix="forest-serve-") as tmp, serve_example(example) as site:
         # Our own server on loopback: no need to space out requests politely.
-        app = create_app(Path(tmp) / "forest.db", settings=forest.Settings(per_host_delay=0.0, allow_private=True))
+        app = create_app(Path(tmp) / "forest.db", settings=forest.Settings(fetch=forest.FetchSettings(per_host_delay=0.0, allow_private=True)))
         with serve_in_thread(app) as base_url, sync_playwright() as playwright:
             browser = launch(playwright)
             try:

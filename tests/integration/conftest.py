@@ -9,7 +9,7 @@ from synthetic_site import (
     Article, Server, atom, endless, flaky, make_articles, page, redirect, rss, serve, slow, static,
 )
 
-from forest.config import Settings
+from forest.config import FetchSettings, Settings
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
 <!DOCTYPE rss [
@@ -48,11 +48,10 @@ def articles() -> list[Article]:
 @pytest.fixture
 def fast() -> Settings:
     """Settings with small timeouts and cap, no politeness delay: every test stays within seconds."""
-    return Settings(
-        connect_timeout=1.0, read_timeout=0.5, total_timeout=5.0, retries=2, backoff=0.01,
-        max_retry_after=1.0, per_host_delay=0.0, max_page_bytes=200_000, concurrency=4,
-        allow_private=True,  # the test servers listen on 127.0.0.1
-    )
+    return Settings(max_page_bytes=200_000, fetch=FetchSettings(
+        connect_timeout=1.0, read_timeout=0.5, total_timeout=5.0, retries=2,
+        backoff=0.01, max_retry_after=1.0, per_host_delay=0.0, concurrency=4, allow_private=True,
+    ))
 
 
 @pytest.fixture

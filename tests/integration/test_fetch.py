@@ -62,7 +62,7 @@ def test_retries_are_bounded(fast: Settings) -> None:
     for server in serve({"/down": flaky(100, HTML)}):
         with pytest.raises(FetchError, match="HTTP 503") as caught:
             fetch(fast, server.url("/down"))
-    assert caught.value.status == 503 and server.hits["/down"] == fast.retries + 1
+    assert caught.value.status == 503 and server.hits["/down"] == fast.fetch.retries + 1
 
 
 def test_a_retry_after_over_the_cap_is_not_waited_for(fast: Settings) -> None:
@@ -73,7 +73,7 @@ def test_a_retry_after_over_the_cap_is_not_waited_for(fast: Settings) -> None:
         return httpx.Response(429, headers={"Retry-After": "3600"})
 
     started = time.monotonic()
-    with Fetcher(replace(fast, respect_robots=False), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
         with pytest.raises(FetchError, match="retry after 3600 s"):
             fetcher.fetch("http://example.test/a")
     assert len(calls) == 1 and time.monotonic() - started < 1
@@ -88,7 +88,7 @@ def test_a_short_retry_after_is_honoured(fast: Settings) -> None:
             return httpx.Response(429, headers={"Retry-After": "1"})
         return httpx.Response(200, headers={"Content-Type": "text/html"}, content=HTML)
 
-    with Fetcher(replace(fast, respect_robots=False), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
         assert fetcher.fetch("http://example.test/a").body == HTML
     assert calls[1] - calls[0] >= 0.9
 
@@ -100,7 +100,7 @@ def test_requests_carry_forests_user_agent(fast: Settings) -> None:
         agents.append(request.headers["user-agent"])
         return httpx.Response(200, headers={"Content-Type": "text/html"}, content=HTML)
 
-    with Fetcher(replace(fast, respect_robots=False), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
         fetcher.fetch("http://example.test/a")
     assert agents[0].startswith("forest/") and "+https://" in agents[0]
 
@@ -167,7 +167,7 @@ def test_robots_txt_is_respected_unless_switched_off(fast: Settings) -> None:
     for server in serve(routes):
         with pytest.raises(FetchError, match="robots.txt"):
             fetch(fast, server.url("/private/a"))
-        assert fetch(replace(fast, respect_robots=False), server.url("/private/a")).body == HTML
+        assert fetch(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), server.url("/private/a")).body == HTML
     assert server.hits["/robots.txt"] == 1
 
 
@@ -182,7 +182,7 @@ def test_a_refused_connection_is_a_fetch_error(fast: Settings) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with pytest.raises(FetchError, match="connection refused"):
-        fetch(replace(fast, respect_robots=False), f"http://127.0.0.1:{port}/a")
+        fetch(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), f"http://127.0.0.1:{port}/a")
 
 
 @pytest.mark.parametrize("url", ["ftp://example.test/a", "not a url", "http:///nohost", "http://[::1"], ids=str)
@@ -212,7 +212,7 @@ def test_fetch_many_limits_concurrency(fast: Settings) -> None:
             state["now"] -= 1
         return 200, {"Content-Type": "text/html"}, HTML
 
-    settings = replace(fast, concurrency=2, respect_robots=False)
+    settings = replace(fast, fetch=replace(fast.fetch, concurrency=2, respect_robots=False))
     for server in serve({f"/{i}": busy for i in range(8)}):
         with Fetcher(settings) as fetcher:
             results = fetcher.fetch_many([server.url(f"/{i}") for i in range(8)])
@@ -220,7 +220,7 @@ def test_fetch_many_limits_concurrency(fast: Settings) -> None:
 
 
 def test_requests_to_one_host_are_spaced_out(fast: Settings) -> None:
-    settings = replace(fast, per_host_delay=0.15, respect_robots=False)
+    settings = replace(fast, fetch=replace(fast.fetch, per_host_delay=0.15, respect_robots=False))
     for server in serve({"/a": static(HTML)}):
         started = time.monotonic()
         with Fetcher(settings) as fetcher:

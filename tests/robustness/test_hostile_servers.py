@@ -13,7 +13,7 @@ from hostile import gzip_bomb, ok, send, serve, trickle
 
 import forest.errors
 import forest.netpolicy
-from forest.config import Settings
+from forest.config import FetchSettings, Settings
 from forest.errors import FetchError, PageTooLargeError
 from forest.net.fetch import Fetcher
 from forest.service.feeds import learn_feed
@@ -24,10 +24,10 @@ SLACK = 1.5  # seconds past a deadline for a loaded 2-core machine
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings(
-        connect_timeout=1.0, read_timeout=1.0, total_timeout=2.0, retries=0, backoff=0.01, max_retry_after=1.0,
-        per_host_delay=0.0, max_page_bytes=200_000, respect_robots=False, allow_private=True,
-    )
+    return Settings(max_page_bytes=200_000, fetch=FetchSettings(
+        connect_timeout=1.0, read_timeout=1.0, total_timeout=2.0, retries=0,
+        backoff=0.01, max_retry_after=1.0, per_host_delay=0.0, respect_robots=False, allow_private=True,
+    ))
 
 
 def fetch_error(settings: Settings, url: str) -> tuple[FetchError, float]:
@@ -47,7 +47,7 @@ def test_headers_trickled_one_byte_at_a_time_end_at_the_total_deadline(settings:
 
     with serve({"/a": headers}) as server:
         error, seconds = fetch_error(settings, server.url("/a"))
-    assert seconds < settings.total_timeout + SLACK
+    assert seconds < settings.fetch.total_timeout + SLACK
     assert "deadline" in str(error) and one_line(error)
 
 
@@ -58,7 +58,7 @@ def test_a_body_trickled_one_byte_at_a_time_ends_at_the_total_deadline(settings:
 
     with serve({"/a": body}) as server:
         error, seconds = fetch_error(settings, server.url("/a"))
-    assert seconds < settings.total_timeout + SLACK
+    assert seconds < settings.fetch.total_timeout + SLACK
     assert ("deadline" in str(error) or "longer than" in str(error)) and one_line(error)
 
 
@@ -96,7 +96,7 @@ def test_a_huge_crawl_delay_is_capped(settings: Settings) -> None:
     robots = ok(b"User-agent: *\nCrawl-delay: 1000000000\n", b"text/plain")
     routes = {"/robots.txt": lambda sock, stop: send(sock, robots)}
     routes.update({f"/{i}": (lambda sock, stop: send(sock, ok(PAGE))) for i in range(3)})
-    polite = replace(settings, respect_robots=True, max_crawl_delay=0.3)
+    polite = replace(settings, fetch=replace(settings.fetch, respect_robots=True, max_crawl_delay=0.3))
     with serve(routes) as server:
         started = time.monotonic()
         with Fetcher(polite) as fetcher:
@@ -109,7 +109,7 @@ def test_a_huge_crawl_delay_is_capped(settings: Settings) -> None:
 def test_a_crawl_delay_past_the_deadline_fails_at_once(settings: Settings) -> None:
     robots = ok(b"User-agent: *\nCrawl-delay: 1000000000\n", b"text/plain")
     routes = {"/robots.txt": lambda sock, stop: send(sock, robots), "/a": lambda sock, stop: send(sock, ok(PAGE))}
-    polite = replace(settings, respect_robots=True, max_crawl_delay=60.0, total_timeout=1.0)
+    polite = replace(settings, fetch=replace(settings.fetch, respect_robots=True, max_crawl_delay=60.0, total_timeout=1.0))
     with serve(routes) as server, Fetcher(polite) as fetcher:
         fetcher.fetch(server.url("/a"))
         started = time.monotonic()
@@ -128,13 +128,13 @@ def test_a_whole_learn_ends_at_its_deadline(settings: Settings) -> None:
 
     routes = {"/feed": lambda sock, stop: send(sock, feed)}
     routes.update({f"/p{i}": slow_page for i in range(10)})
-    quick = replace(settings, learn_timeout=2.0, total_timeout=30.0, read_timeout=5.0, concurrency=2)
+    quick = replace(settings, fetch=replace(settings.fetch, learn_timeout=2.0, total_timeout=30.0, read_timeout=5.0, concurrency=2))
     with serve(routes) as server:
         started = time.monotonic()
         with pytest.raises(Exception) as caught:
             learn_feed(server.url("/feed"), settings=quick)
         seconds = time.monotonic() - started
-    assert seconds < quick.learn_timeout + SLACK
+    assert seconds < quick.fetch.learn_timeout + SLACK
     assert isinstance(caught.value, forest.errors.ForestError) and one_line(caught.value)
 
 
@@ -144,8 +144,8 @@ def test_a_trickling_robots_txt_is_a_timeout_not_a_disallow(settings: Settings) 
         trickle(b"User-agent: *\nAllow: /\n" * 100, stop, sock)
 
     with serve({"/robots.txt": robots, "/a": lambda sock, stop: send(sock, ok(PAGE))}) as server:
-        error, seconds = fetch_error(replace(settings, respect_robots=True), server.url("/a"))
-    assert seconds < settings.total_timeout + SLACK
+        error, seconds = fetch_error(replace(settings, fetch=replace(settings.fetch, respect_robots=True)), server.url("/a"))
+    assert seconds < settings.fetch.total_timeout + SLACK
     assert "robots.txt" in str(error) and "disallowed" not in str(error) and one_line(error)
 
 
@@ -153,7 +153,7 @@ def test_a_refused_connection_says_refused_not_disallowed(settings: Settings) ->
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    error, _ = fetch_error(replace(settings, respect_robots=True), f"http://127.0.0.1:{port}/a")
+    error, _ = fetch_error(replace(settings, fetch=replace(settings.fetch, respect_robots=True)), f"http://127.0.0.1:{port}/a")
     assert "connection refused" in str(error) and "disallowed" not in str(error) and one_line(error)
 
 
@@ -162,7 +162,7 @@ def test_a_dns_failure_says_dns(settings: Settings, monkeypatch: pytest.MonkeyPa
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
     monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
-    error, _ = fetch_error(replace(settings, respect_robots=True), "http://no-such-host.example/a")
+    error, _ = fetch_error(replace(settings, fetch=replace(settings.fetch, respect_robots=True)), "http://no-such-host.example/a")
     assert "DNS lookup" in str(error) and "disallowed" not in str(error) and one_line(error)
 
 
@@ -219,7 +219,7 @@ def loopback_is_public(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_url_to_a_private_address_is_refused_without_a_connection(
     settings: Settings, connections: list[tuple[str, int]], url: str
 ) -> None:
-    error, _ = fetch_error(replace(settings, allow_private=False, respect_robots=True), url)
+    error, _ = fetch_error(replace(settings, fetch=replace(settings.fetch, allow_private=False, respect_robots=True)), url)
     assert "refused to connect" in str(error) and "--allow-private" in str(error) and one_line(error)
     assert connections == []
 
@@ -231,7 +231,7 @@ def test_a_name_resolving_to_a_private_address_is_refused_without_a_connection(
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", port))]
 
     monkeypatch.setattr(socket, "getaddrinfo", intranet)
-    error, _ = fetch_error(replace(settings, allow_private=False), "http://intranet.example/a")
+    error, _ = fetch_error(replace(settings, fetch=replace(settings.fetch, allow_private=False)), "http://intranet.example/a")
     assert "10.0.0.5" in str(error) and "private" in str(error) and one_line(error)
     assert connections == []
 
@@ -242,7 +242,7 @@ def test_a_redirect_to_a_private_address_is_refused_without_a_connection(
 ) -> None:
     redirect = b"HTTP/1.1 302 Found\r\nLocation: " + target.encode() + b"\r\nContent-Length: 0\r\n\r\n"
     with serve({"/a": lambda sock, stop: send(sock, redirect)}) as server:
-        error, _ = fetch_error(replace(settings, allow_private=False), server.url("/a"))
+        error, _ = fetch_error(replace(settings, fetch=replace(settings.fetch, allow_private=False)), server.url("/a"))
         assert server.hits == ["/a"]
     assert "refused to connect" in str(error) and one_line(error)
     assert {host for host, _ in connections} == {"127.0.0.1"}
@@ -271,7 +271,7 @@ def test_a_stuck_dns_resolver_ends_at_the_connect_timeout(settings: Settings, mo
         error, seconds = fetch_error(settings, "http://slow-dns.example/a")
     finally:
         release.set()
-    assert seconds < settings.connect_timeout + SLACK
+    assert seconds < settings.fetch.connect_timeout + SLACK
     assert "DNS lookup" in str(error) and one_line(error)
 
 

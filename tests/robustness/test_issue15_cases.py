@@ -20,7 +20,7 @@ from forest.service.pages import extract_page, learn_pages, load_wrapper
 from forest.classifier.io import MAGIC, ModelError, loads
 from forest.classifier.page import DEFAULT_MODEL
 from forest.cli import cli
-from forest.config import Settings
+from forest.config import FetchSettings, Settings
 from forest.errors import ForestError, ParseError, StoreError
 from forest.extraction import extract
 from forest.net.feed import parse_feed
@@ -162,7 +162,7 @@ def test_5_fetching_a_long_label_is_a_fetch_error() -> None:
     from forest.errors import FetchError
     from forest.net.fetch import Fetcher
 
-    with Fetcher(Settings(respect_robots=False)) as fetcher, pytest.raises(FetchError, match="over the 63"):
+    with Fetcher(Settings(fetch=FetchSettings(respect_robots=False))) as fetcher, pytest.raises(FetchError, match="over the 63"):
         fetcher.fetch(LONG)
 
 

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient` is deprecated")
     from starlette.testclient import TestClient
 
-from forest import Settings
+from forest import FetchSettings, Settings
 from forest.demo import DemoServer, ExampleSite, example_site, serve_example
 from forest.webapp import create_app
 
@@ -28,7 +28,7 @@ from forest.webapp import create_app
 BASE_URL = "http://127.0.0.1"
 # The example site is on our own loopback server: no politeness delay, short timeouts.
 # The example site is served on 127.0.0.1: private addresses are allowed, as `forest demo` allows them.
-FAST = Settings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0, allow_private=True)
+FAST = Settings(fetch=FetchSettings(per_host_delay=0.0, connect_timeout=2.0, read_timeout=5.0, total_timeout=10.0, retries=0, allow_private=True))
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import BASE_URL, FAST
 from starlette.testclient import TestClient
 
-from forest import Article
+from forest import Article, FetchSettings
 from forest.cli import cli
 from forest.demo import DemoServer, ExampleSite, token_f1
 
@@ -115,7 +115,7 @@ def test_40_mb_body_is_413_json(client: TestClient, chunked: bool) -> None:
 def test_pasted_page_over_the_page_limit_is_413(make_client: Callable[..., TestClient]) -> None:
     from forest import Settings
 
-    client = make_client(settings=Settings(max_page_bytes=1000, per_host_delay=0.0, allow_private=True), max_body_bytes=100_000)
+    client = make_client(settings=Settings(max_page_bytes=1000, fetch=FetchSettings(per_host_delay=0.0, allow_private=True)), max_body_bytes=100_000)
     response = client.post("/api/extract", json={"html": "<p>" + "word " * 500 + "</p>"})
     assert response.status_code == 413
     assert response.json()["error"] == "html: the page is 2.5 kB, over the 1.0 kB limit (Settings.max_page_bytes)"
