@@ -102,6 +102,8 @@ def text_blocks(nodes: Iterable[etree._Element], skip: tuple[str, ...] = ()) -> 
     for node in nodes:
         depth = 0  # <a> elements open here: a link may span block boundaries
         for line in str(transform(node)).split(_BREAK):
+            if not line or line.isspace():  # between two block boundaries: most lines (no mark is a space)
+                continue
             if depth or _LINK_OPEN in line or _LINK_CLOSE in line:
                 link_chars = 0
                 parts = _MARKS.split(line)
