@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, StoreError, UnknownSiteError
+from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, UnknownSiteError
 
 if TYPE_CHECKING:
     from forest.config import Keywords, Settings
@@ -278,34 +278,13 @@ def _fetch_progress(label: str) -> Iterator[Callable[[int, int, str, str | None]
 
 
 def _load_pages(
-    files: Sequence[str], site: str | None, settings: Any
+    files: Sequence[str], site: str | None, settings: Settings
 ) -> tuple[dict[str, tuple[list[Page], dict[str, str]]], list[tuple[str, str]]]:
-    """Read ``files`` into Pages grouped by site; return the groups (with page name -> file)
-    and the files skipped, with why."""
-    from forest.html import canonical_url, decode, parse_html
-    from forest.model import Page
-    from forest.site import site_or_none
+    """Read ``files`` (with a progress bar on a terminal) into Pages grouped by site (forest.service.pages.group_by_site)."""
+    from forest.service.pages import group_by_site
 
-    groups: dict[str, tuple[list[Page], dict[str, str]]] = {}
-    skipped: list[tuple[str, str]] = []
     with _progress(files, "reading pages") as bar:
-        for path in bar:
-            data = _read(path)
-            try:
-                # parse_html refuses an oversized page before decoding it.
-                url = canonical_url(parse_html(data, max_bytes=settings.max_page_bytes))
-                text = decode(data)
-            except ParseError as exc:
-                skipped.append((path, str(exc)))
-                continue
-            page_site = site or site_or_none(url)
-            if page_site is None:
-                skipped.append((path, "no canonical or og:url link names its site; pass --site"))
-                continue
-            group, sources = groups.setdefault(page_site, ([], {}))
-            sources[url or f"page {len(group) + 1}"] = path
-            group.append(Page(text, url=url, site=page_site))
-    return groups, skipped
+        return group_by_site(((path, _read(path)) for path in bar), site=site, settings=settings)
 
 
 def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str]) -> None:
@@ -451,24 +430,19 @@ def sites() -> None:
 
 
 def _health(store: WrapperStore) -> list[str]:
-    """One line per site learned from a feed: the feed, and the misses since it was learned
-    (at Settings.relearn_after_misses of them, `forest extract URL` relearns the site)."""
+    """One line per site learned from a feed (forest.service.pages.site_health)."""
     from forest.config import Settings
-    from forest.service.pages import load_wrapper
+    from forest.service.pages import site_health
 
     every = Settings().relearn_after_misses
-    lines: list[str] = []
-    for info in store.sites():
-        try:
-            wrapper = load_wrapper(info.site, store)
-        except StoreError as exc:
-            lines.append(f"{info.site}: stored wrapper unreadable ({_one_line(str(exc))})")
+    lines = []
+    for health in site_health(store):
+        if health.error:
+            lines.append(f"{health.site}: stored wrapper unreadable ({health.error})")
             continue
-        if not wrapper.feed_url:
-            continue
-        since = info.misses - wrapper.misses_at_learn
+        since = health.misses_since_learned
         state = "ok" if since == 0 else f"{since} misses since learned (relearned from the feed every {every})"
-        lines.append(f"{info.site}: {state}; feed {wrapper.feed_url}")
+        lines.append(f"{health.site}: {state}; feed {health.feed_url}")
     return lines
 
 

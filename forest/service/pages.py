@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from forest.config import Settings
-from forest.errors import UnknownSiteError
+from forest.errors import ParseError, StoreError, UnknownSiteError
 from forest.extraction import extract
-from forest.html import canonical_url, parse_html
+from forest.html import canonical_url, decode, parse_html
 from forest.learning.induce import Inducer, LearnReport
 from forest.learning.quality import fit_quality
 from forest.model import Article, Page
@@ -17,7 +17,7 @@ from forest.urls import host_of
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-__all__ = ["extract_page", "learn_pages", "load_wrapper", "save_learned", "stored_wrapper"]
+__all__ = ["SiteHealth", "extract_page", "group_by_site", "learn_pages", "load_wrapper", "save_learned", "site_health", "stored_wrapper"]
 
 # A relearned wrapper replaces the stored one unless it explains the pages of both samples
 # worse by more than this (forest.learning.quality: a mean share of the best I per page).
@@ -140,3 +140,64 @@ def _guess_site(
             return stored, stored_wrapper(stored, store), url or candidate
     named = next((s for s in (site_or_none(c) for c in candidates) if s), None)
     return named, None, url
+
+
+def group_by_site(
+    sources: Iterable[tuple[str, bytes]], *, site: str | None = None, settings: Settings | None = None
+) -> tuple[dict[str, tuple[list[Page], dict[str, str]]], list[tuple[str, str]]]:
+    """Saved pages grouped by site, to learn one wrapper per site.
+
+    :param sources: ``(name, bytes)`` of each page (a file name, say).
+    :param site: the site of every page; default: the registered domain of each page's
+        ``<link rel=canonical>`` or ``og:url``.
+    :return: per site, its pages and each page's name by its URL (or ``page N``); and the
+        ``(name, why)`` of the pages skipped.
+    """
+    settings = settings or Settings()
+    groups: dict[str, tuple[list[Page], dict[str, str]]] = {}
+    skipped: list[tuple[str, str]] = []
+    for name, data in sources:
+        try:
+            # parse_html refuses an oversized page before decoding it.
+            url = canonical_url(parse_html(data, max_bytes=settings.max_page_bytes))
+            text = decode(data)
+        except ParseError as exc:
+            skipped.append((name, str(exc)))
+            continue
+        page_site = site or site_or_none(url)
+        if page_site is None:
+            skipped.append((name, "no canonical or og:url link names its site; pass --site"))
+            continue
+        group, names = groups.setdefault(page_site, ([], {}))
+        names[url or f"page {len(group) + 1}"] = name
+        group.append(Page(text, url=url, site=page_site))
+    return groups, skipped
+
+
+@dataclass(frozen=True, slots=True)
+class SiteHealth:
+    """A stored site learned from a feed: its feed and the misses since it was learned (drift),
+    or why its wrapper cannot be read."""
+
+    site: str
+    feed_url: str | None = None
+    misses_since_learned: int = 0
+    error: str | None = None
+
+
+def site_health(store: WrapperStore) -> list[SiteHealth]:
+    """The health of every stored site learned from a feed, and of every unreadable wrapper.
+
+    At ``Settings.relearn_after_misses`` misses since learning, extracting one of the site's
+    URLs relearns it from its feed.
+    """
+    health: list[SiteHealth] = []
+    for info in store.sites():
+        try:
+            wrapper = load_wrapper(info.site, store)
+        except StoreError as exc:
+            health.append(SiteHealth(info.site, error=" ".join(str(exc).split())))
+            continue
+        if wrapper.feed_url:
+            health.append(SiteHealth(info.site, wrapper.feed_url, info.misses - wrapper.misses_at_learn))
+    return health
