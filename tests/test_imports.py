@@ -145,7 +145,13 @@ def test_local_imports_count(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(project_modules()))
 def test_every_module_imports(name: str) -> None:
-    importlib.import_module(name)
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # An optional extra's package (the web app's starlette), never one of ours.
+        if (exc.name or "").split(".")[0] in PACKAGES:
+            raise
+        pytest.skip(f"{name} needs {exc.name}, an optional dependency that is not installed")
 
 
 def test_forest_package_import_is_light() -> None:
