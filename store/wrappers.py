@@ -189,14 +189,7 @@ class WrapperStore:
             with self._guard():
                 conn = self._connect_readonly()
                 db = Database(conn, execute_plugins=False)
-                state, reason = inspect_schema(db)
-                if state is SchemaState.FOREIGN:
-                    raise self._error(f"not a forest database ({reason}); pass --db to use another file")
-                if state is SchemaState.FOREST and user_version(db) > DB_SCHEMA:
-                    raise self._error(
-                        f"database layout {user_version(db)} is newer than this forest supports ({DB_SCHEMA}); "
-                        "upgrade forest"
-                    )
+                state = self._inspect(db)
         except BaseException:
             if conn is not None:
                 conn.close()
@@ -219,7 +212,8 @@ class WrapperStore:
         conn.execute("PRAGMA query_only = ON")
         return conn
 
-    def _prepare(self, db: Database) -> SchemaState:
+    def _inspect(self, db: Database) -> SchemaState:
+        """What ``db`` holds, refusing another application's look-alike tables and a newer layout."""
         state, reason = inspect_schema(db)
         if state is SchemaState.FOREIGN:
             raise self._error(f"not a forest database ({reason}); pass --db to use another file or move it away")
@@ -227,6 +221,10 @@ class WrapperStore:
             raise self._error(
                 f"database layout {user_version(db)} is newer than this forest supports ({DB_SCHEMA}); upgrade forest"
             )
+        return state
+
+    def _prepare(self, db: Database) -> SchemaState:
+        state = self._inspect(db)
         if state is SchemaState.ABSENT:
             # Another application's database: reads see no sites, and nothing is
             # written, not even the journal mode, which would persist in its file.

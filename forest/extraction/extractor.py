@@ -79,8 +79,10 @@ def extract(
                 article = Article(url, site, title, region.to_text(blocks), html, pattern.xpath, "wrapper", confidence)
                 return replace(article, author=found["author"], date=found["date"])
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
-        # The patterns cut their exclusions out of the tree: the fallbacks read the page as served.
-        root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+        if wrapper.exclusions:
+            # The patterns may have cut their exclusions out of the tree (forest.region.select):
+            # the fallbacks read the page as served.
+            root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     article = _cold(root, wrapper, settings, classifier, with_html)
     return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes)
 

@@ -31,7 +31,7 @@ from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, scor
 from patterns.model import Pattern
 from patterns.refine import boilerplate_subpatterns, core_step
 from patterns.dom import PageIndex, index_page
-from patterns.text import prose_share, text_blocks
+from patterns.text import Block, prose_share, text_blocks
 
 
 # A region is article-like when, on one of the sample pages it explains at least, this share
@@ -114,7 +114,7 @@ class Inducer:
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
             chosen = chosen[: 1 + settings.max_alternates]
-            regions: list[list[int]] = [[] for _ in scored]  # @dfs patterns are not in the page index
+            region_blocks: list[list[Block]] = [[] for _ in scored]  # @dfs patterns are not in the page index
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
             choice, refused = _guarded_choice(self.ranked_, scored, settings.max_alternates)
@@ -135,7 +135,7 @@ class Inducer:
                 else:
                     notes.append(why)
                     labels = []
-            chosen, regions = _narrow(choice, scored)
+            chosen, regions, region_blocks = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
             if explained:
                 exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
@@ -144,7 +144,7 @@ class Inducer:
                     [scored[k] for k in explained], [regions[k] for k in explained], [labels[k] for k in explained]
                 )
                 exclusions.extend(key for key in learned if key not in exclusions)
-                texts = [frozenset(b.text for b in text_blocks(scored[k].index.elements[i] for i in regions[k])) for k in explained]
+                texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
@@ -154,7 +154,7 @@ class Inducer:
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
-            template_blocks=template | _template_blocks(scored, regions),
+            template_blocks=template | _template_blocks(region_blocks),
             exclusions=tuple(exclusions),
             variant={
                 "keywords": settings.keywords or "tfidf",
@@ -268,25 +268,22 @@ def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: i
     return prose >= MIN_PROSE_SHARE
 
 
-def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]]]:
-    """The chosen patterns, each narrowed to its core, and each sample page's region
-    under the pattern that explains it (empty when none does)."""
+def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]], list[list[Block]]]:
+    """The chosen patterns, each narrowed to its core and with its prose statistic, and each
+    sample page's region under the pattern that explains it (empty when none does) and its blocks."""
     regions = [
         scored[k].index.outermost(matches(scored[k].index, choice.patterns[j].pattern.xpath)) if j >= 0 else []
         for k, j in enumerate(choice.assignment)
     ]
+    region_blocks = [text_blocks(scored[k].index.elements[i] for i in region) for k, region in enumerate(regions)]
     patterns = []
     for j, ranked in enumerate(choice.patterns):
         members = [k for k, a in enumerate(choice.assignment) if a == j]
         pattern = _with_core(ranked.pattern, [scored[k] for k in members], [regions[k] for k in members])
-        shares = [_prose(scored[k].index, regions[k]) for k in members if regions[k]]
+        # The region's share of prose as extraction sees it: navigation blocks dropped.
+        shares = [prose_share([b for b in region_blocks[k] if not b.is_navigation]) for k in members if regions[k]]
         patterns.append(replace(pattern, prose=round(statistics.median(shares), 3)) if shares else pattern)
-    return patterns, regions
-
-
-def _prose(index: PageIndex, region: Sequence[int]) -> float:
-    """The region's share of prose, as extraction sees it: navigation blocks dropped."""
-    return prose_share([b for b in text_blocks(index.elements[i] for i in region) if not b.is_navigation])
+    return patterns, regions, region_blocks
 
 
 def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
@@ -302,16 +299,18 @@ def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
     return frozenset(i for i, terms in enumerate(index.terms) if len(terms) >= 2 and title.issuperset(terms))
 
 
-def _template_blocks(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> frozenset[str]:
+def _template_blocks(region_blocks: Sequence[Sequence[Block]]) -> frozenset[str]:
     """The text blocks found inside the article region of at least half the
-    sample pages (and at least two): text that the template, not the author, wrote."""
+    sample pages (and at least two): text that the template, not the author, wrote.
+
+    :param region_blocks: each sample page's region blocks (none for a page no pattern explains).
+    """
     seen: Counter[str] = Counter()
-    for page, region in zip(pages, regions):
-        nodes = [page.index.elements[i] for i in region]
+    for blocks in region_blocks:
         # Navigation blocks are dropped at extraction anyway; counting them would make
         # an article's headline "template" when sample pages link to it from a sidebar.
-        seen.update({block.text for block in text_blocks(nodes) if not block.is_navigation})
-    needed = max(2, math.ceil(len(pages) / 2))
+        seen.update({block.text for block in blocks if not block.is_navigation})
+    needed = max(2, math.ceil(len(region_blocks) / 2))
     return frozenset(text for text, count in seen.items() if count >= needed)
 
 
