@@ -148,6 +148,10 @@ _LEGEND_BASELINES = {
     "description": "the feed item's summary, else the page's og:description / meta description (the paper's DESCRIPTION)",
     "cetr": "CETR-KM, tag ratios per line, smoothing and k-means (Weninger et al. 2010), reimplemented",
     "classifier": "forest's per-block classifier alone (the shipped default model), no wrapper",
+    "web2text": "Web2Text's joint labelling (Vogels et al. 2018): the classifier's probabilities as unary potentials, "
+    "a pairwise same-label model, Viterbi with the paper's lambda = 0.1; no wrapper",
+    "visual": "the visual-feature extractor: a random forest over each block's rendered box and style "
+    "(headless Chromium, scripts off) and the paper's DOM counts; no wrapper",
     "trafilatura": "trafilatura.extract, defaults, tables kept, comments dropped",
     "readability": "readability-lxml Document.summary()",
     "boilerpipe": "boilerpy3 ArticleExtractor (the paper's Boilerpipe)",

@@ -16,7 +16,7 @@ from eval import datasets, peers
 from eval.datasets import Sample
 from eval.forest_systems import SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_system
 from eval.protocol import Results, run, run_pages
-from eval.classifier.systems import Classifier
+from eval.classifier.systems import Classifier, Web2Text
 from eval.systems import CETR, Description, FullText, System
 from eval.classifier.report import Cell
 
@@ -44,7 +44,10 @@ SITE_DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1", "wceb2026")
 PAGE_DATASETS = ("scrapinghub", "cleaneval")
 # The learning curve of issue 3: k sample pages per site.
 CURVE_KS = (1, 2, 3, 5, 10)
-BASELINES = ("fulltext", "description", "cetr", "classifier")
+BASELINES = ("fulltext", "description", "cetr", "classifier", "web2text")
+# Systems that run only when named: rendering every page in Chromium is too slow for "all",
+# and it needs the optional [render] extra.
+ON_REQUEST = ("visual",)
 # Names a --systems list may use for a whole group.
 GROUPS = ("all", "variants", "baselines", "peers")
 
@@ -67,7 +70,8 @@ def select_systems(spec: str | None) -> Selection:
     """Parse a comma-separated ``--systems`` value (names or groups, any case); None means all.
 
     Groups: ``all``, ``variants`` (forest and the paper's variants), ``baselines``
-    (fulltext, description, cetr, classifier) and ``peers`` (those installed).  A peer not installed
+    (fulltext, description, cetr, classifier, web2text) and ``peers`` (those installed).  ``visual``
+    renders every page in Chromium and runs only when named.  A peer not installed
     is noted when it came from a group and refused when it was named.
 
     :raises ValueError: an unknown name, a named peer that is not installed, or nothing chosen.
@@ -75,7 +79,7 @@ def select_systems(spec: str | None) -> Selection:
     variant_names = [v.name for v in VARIANTS]
     installed = [p.name for p in peers.available_peers()]
     missing = [name for name in peers.peer_names() if name not in installed]
-    by_key = {name.lower(): name for name in (*variant_names, *BASELINES, *peers.peer_names())}
+    by_key = {name.lower(): name for name in (*variant_names, *BASELINES, *ON_REQUEST, *peers.peer_names())}
     wanted: set[str] = set()
     tokens = [t.strip() for t in (spec if spec is not None else "all").split(",") if t.strip()]
     for token in tokens:
@@ -89,10 +93,16 @@ def select_systems(spec: str | None) -> Selection:
         if key in GROUPS:
             continue
         if key not in by_key:
-            known = ", ".join([*GROUPS, *variant_names, *BASELINES, *peers.peer_names()])
+            known = ", ".join([*GROUPS, *variant_names, *BASELINES, *ON_REQUEST, *peers.peer_names()])
             raise ValueError(f"unknown system {token!r}; known: {known}")
         if by_key[key] in missing:
             raise ValueError(f"peer {by_key[key]!r} is not installed: pip install 'forest-extract[peers]' (or the package itself)")
+        if by_key[key] in ON_REQUEST:
+            from eval.classifier.render import unavailable
+
+            reason = unavailable()
+            if reason:
+                raise ValueError(f"system {by_key[key]!r} cannot run: {reason}")
         wanted.add(by_key[key])
     if not wanted:
         raise ValueError("no system chosen; --systems takes a comma-separated list, for example forest,trafilatura")
@@ -100,7 +110,7 @@ def select_systems(spec: str | None) -> Selection:
     notes = (f"peers not installed, skipped: {', '.join(missing)}",) if missing and group_used else ()
     return Selection(
         variants=tuple(n for n in variant_names if n in wanted),
-        baselines=tuple(n for n in BASELINES if n in wanted),
+        baselines=tuple(n for n in (*BASELINES, *ON_REQUEST) if n in wanted),
         peers=tuple(n for n in installed if n in wanted),
         notes=notes,
     )
@@ -113,7 +123,12 @@ def make_systems(selection: Selection, *, page_level: bool = False) -> list[Syst
         "description": Description(),
         "cetr": CETR(),
         "classifier": Classifier(),
+        "web2text": Web2Text(),
     }
+    if "visual" in selection.baselines:
+        from eval.classifier.visual import Visual
+
+        baselines["visual"] = Visual()
     forest: list[System] = []
     if page_level:
         forest = [single_page_system()] if selection.variants else []

@@ -9,7 +9,7 @@ from forest.classifier import TagClassifier, classify_page, load_default
 from forest.html import parse_html
 from forest.model import Page
 
-__all__ = ["Classifier", "classifier_systems"]
+__all__ = ["Classifier", "Web2Text", "classifier_systems"]
 
 
 class Classifier(PageLevel):
@@ -38,6 +38,29 @@ class Classifier(PageLevel):
         """The text of the page's content blocks, one per line."""
         root = parse_html(page.html, source=page.url)
         return classify_page(root, model=self.model)
+
+
+class Web2Text(Classifier):
+    """Web2Text's joint labelling: the classifier's probabilities as unary potentials, the pairwise
+    model attached to the same model file (``python -m eval.classifier.joint``), Viterbi.
+
+    :raises ValueError: on first use, when the model has no pairwise model attached.
+    """
+
+    name = "web2text"
+
+    @property
+    def model(self) -> TagClassifier:
+        """The classifier in use, which must carry a pairwise model."""
+        model = super().model
+        if not model.has_joint:
+            raise ValueError(f"{self._path or 'the shipped model'} has no pairwise model: run python -m eval.classifier.joint")
+        return model
+
+    def extract(self, page: Page) -> str:
+        """The text of the blocks labelled content by joint decoding, one per line."""
+        root = parse_html(page.html, source=page.url)
+        return classify_page(root, model=self.model, joint=True)
 
 
 def classifier_systems() -> list[System]:

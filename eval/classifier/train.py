@@ -21,6 +21,7 @@ from eval.classifier.align import block_labels, tag_labels
 from forest.classifier.blocks import walk
 from forest.classifier.features import GROUPS, N_HASH, Features, page_features
 from forest.classifier.io import save
+from forest.classifier.joint import edge_features
 from forest.classifier.model import MODELS, TagClassifier
 from forest.errors import ParseError
 from forest.html import parse_html
@@ -59,6 +60,8 @@ class PageRows:
     gold: str
     texts: list[str]
     rows: dict[str, tuple[Features, np.ndarray]] = field(default_factory=dict)  # unit -> (X, y)
+    # Web2Text's edge features of each pair of neighbouring blocks (forest.classifier.joint), when asked for.
+    edges: np.ndarray | None = None
 
 
 def is_cleaneval_test_site(site: str) -> bool:
@@ -93,8 +96,11 @@ def default_split(root: Path | None = None) -> Split:
     return Split(train, evaluation, frozenset(excluded))
 
 
-def page_rows(sample: Sample, units: Sequence[str] = ("blocks",), *, n_hash: int = N_HASH) -> PageRows | None:
-    """Features and gold labels of one page (None if the page does not parse or has no text)."""
+def page_rows(sample: Sample, units: Sequence[str] = ("blocks",), *, n_hash: int = N_HASH, edges: bool = False) -> PageRows | None:
+    """Features and gold labels of one page (None if the page does not parse or has no text).
+
+    :param edges: also compute the edge features of neighbouring blocks (needs the blocks unit).
+    """
     try:
         root = parse_html(sample.html, source=sample.id)
     except ParseError:
@@ -112,16 +118,19 @@ def page_rows(sample: Sample, units: Sequence[str] = ("blocks",), *, n_hash: int
         features, rows = page_features(tree, unit, n_hash=n_hash)
         y = labels if unit == "blocks" else tag_labels(tree, labels)[rows]
         out.rows[unit] = (features, y.astype(np.int64))
+        if edges and unit == "blocks":
+            out.edges = edge_features(tree, features)
     return out
 
 
 def featurize(
-    samples: Iterable[Sample], units: Sequence[str] = ("blocks",), *, progress: Callable[[str], None] | None = None
+    samples: Iterable[Sample], units: Sequence[str] = ("blocks",), *, progress: Callable[[str], None] | None = None,
+    edges: bool = False,
 ) -> list[PageRows]:
     """:func:`page_rows` of every sample that parses."""
     out = []
     for i, sample in enumerate(samples, 1):
-        rows = page_rows(sample, units)
+        rows = page_rows(sample, units, edges=edges)
         if rows is not None:
             out.append(rows)
         if progress and i % 200 == 0:

@@ -43,12 +43,16 @@ MAX_TREE_DEPTH = 64
 MAX_LAYERS = 16
 _ARRAY_PREFIX = "a."
 _CONTEXT_PREFIX = "c."
+# Web2Text's pairwise model (forest.classifier.joint), when one is attached: optional, so a file
+# without it reads as before and a reader that predates it ignores it.
+_PAIRWISE_PREFIX = "p."
 
 
 def dumps(classifier: TagClassifier, training: dict[str, Any] | None = None) -> bytes:
     """The model file's bytes for a fitted ``classifier``; ``training`` notes go into the header."""
     compact: Compact = classifier.compact_
     params = classifier.get_params()
+    pairwise: Compact | None = getattr(classifier, "pairwise_compact_", None)
     header = {
         "format": "forest-classifier",
         "format_version": FORMAT_VERSION,
@@ -62,9 +66,14 @@ def dumps(classifier: TagClassifier, training: dict[str, Any] | None = None) -> 
         "n_features_in": int(classifier.n_features_in_),
         "training": training or {},
     }
+    if pairwise is not None:
+        header["pairwise_settings"] = pairwise.settings
+        header["joint_weight"] = float(classifier.joint_weight_)
     arrays = {f"{_ARRAY_PREFIX}{name}": value for name, value in compact.arrays.items()}
     if classifier.context_compact_ is not None:
         arrays.update({f"{_CONTEXT_PREFIX}{name}": v for name, v in classifier.context_compact_.arrays.items()})
+    if pairwise is not None:
+        arrays.update({f"{_PAIRWISE_PREFIX}{name}": v for name, v in pairwise.arrays.items()})
     arrays["transitions"] = np.asarray(classifier.transitions_, dtype=np.float64)
     arrays["header.json"] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
@@ -202,6 +211,17 @@ def _build(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> TagClassifi
     classifier.transitions_ = np.asarray(arrays["transitions"], dtype=np.float64).reshape(2, 2)
     classifier.compact_ = compact
     classifier.context_compact_ = context
+    if header.get("pairwise_settings") is not None:
+        from forest.classifier.joint import N_EDGE
+
+        pairwise = Compact("trees", _strip(arrays, _PAIRWISE_PREFIX), dict(header["pairwise_settings"]))
+        _check(pairwise)
+        _check_width(pairwise, N_EDGE, 0)
+        weight = float(header["joint_weight"])
+        if not 0.0 <= weight <= 100.0:
+            raise ValueError(f"joint weight {weight} is not between 0 and 100")
+        classifier.pairwise_compact_ = pairwise
+        classifier.joint_weight_ = weight
     if len(classifier.classes_) != 2:
         raise ValueError("a model needs two classes")
     return classifier

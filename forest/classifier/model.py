@@ -22,6 +22,7 @@ from forest.classifier.blocks import invisible, walk
 from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, UNITS, Features, page_features
+from forest.classifier.joint import decode, edge_features
 from forest.classifier.smoothing import transitions, viterbi
 from patterns.text import Block
 
@@ -99,7 +100,16 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
     compact_ : Compact, the arrays every prediction uses
     context_compact_ : Compact or None, the second stage when ``stacking``
     transitions_ : ndarray (2, 2), log transition probabilities between consecutive rows' labels
+    pairwise_compact_ : Compact, optional
+        Web2Text's pairwise model (``forest.classifier.joint``): P(two neighbouring blocks share
+        a label) from their edge features; attached after fitting (``eval.classifier.joint``).
+    joint_weight_ : float, optional
+        Web2Text's lambda, the weight of the pairwise term in joint decoding.
     """
+
+    # Attached by eval.classifier.joint after fitting, never by fit: absent on most models.
+    pairwise_compact_: Compact | None
+    joint_weight_: float
 
     def __init__(
         self,
@@ -247,9 +257,17 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             return viterbi(shifted, self.transitions_, self.smoothing)
         return np.asarray(probability) >= self.threshold
 
-    def predict_blocks(self, root: etree._Element) -> list[BlockPrediction]:
+    @property
+    def has_joint(self) -> bool:
+        """Whether a pairwise model is attached, so ``predict_blocks(root, joint=True)`` decodes jointly."""
+        return getattr(self, "pairwise_compact_", None) is not None
+
+    def predict_blocks(self, root: etree._Element, *, joint: bool = False) -> list[BlockPrediction]:
         """Classify every text block of a parsed page (``forest.html.parse_html``), in page order.
 
+        :param joint: label the blocks jointly, Web2Text's way (the classifier's probabilities as
+            unary potentials, the attached pairwise model's, Viterbi); without a pairwise model,
+            the threshold as usual.
         :raises ValueError: the classifier was trained on tags, not blocks.
         """
         check_is_fitted(self, "compact_")
@@ -266,7 +284,12 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.
         p[invisible(tree)[tree.owner]] = 0.0
-        content = self.smooth(p)
+        pairwise = getattr(self, "pairwise_compact_", None) if joint else None
+        if pairwise is not None:
+            same = pairwise.proba(edge_features(tree, features), None)
+            content = decode(_shift(p, self.threshold), same, self.joint_weight_)
+        else:
+            content = self.smooth(p)
         return [
             BlockPrediction(j, block, tree.elements[int(tree.owner[j])], float(p[j]), bool(content[j]))
             for j, block in enumerate(tree.blocks)

@@ -31,7 +31,10 @@ def load_default(path: str | Path | None = None) -> TagClassifier:
     return _cached(str(target), mtime)
 
 
-def classify_page(root: etree._Element, *, model: TagClassifier | None = None) -> str:
-    """The text of the content blocks of a parsed page (``forest.html.parse_html``), one block per line."""
-    predictions = (model or load_default()).predict_blocks(root)
+def classify_page(root: etree._Element, *, model: TagClassifier | None = None, joint: bool = False) -> str:
+    """The text of the content blocks of a parsed page (``forest.html.parse_html``), one block per line.
+
+    :param joint: decode the blocks jointly, Web2Text's way, when the model has a pairwise model.
+    """
+    predictions = (model or load_default()).predict_blocks(root, joint=joint)
     return "\n".join(p.block.text for p in predictions if p.is_content)
