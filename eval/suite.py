@@ -184,6 +184,7 @@ def evaluate_sites(
     sites = datasets.by_site(samples, min_pages=min_pages, min_coverage=min_coverage)
     systems = make_systems(selection)
     results = run(systems, sites, k=k, seed=seed, progress=progress)
+    _close(systems)
     notes = _forest_notes(systems) + _identical(results, selection.variants)
     if not sites:
         notes.append(f"no site has {min_pages} or more pages: nothing to score")
@@ -218,10 +219,19 @@ def evaluate_pages(
     kept = [s for pages in datasets.by_site(samples, min_coverage=min_coverage).values() for s in pages]
     systems = make_systems(selection, page_level=True)
     results = run_pages(systems, kept, seed=seed, progress=progress)
+    _close(systems)
     notes = _forest_notes(systems)
     if selection.variants:
         notes.append(f"{SINGLE_PAGE.name}: {SINGLE_PAGE.legend}; the forest variants differ only in learning")
     return DatasetResult(name, "page-level", sha256, len(samples), results, _methods(systems), (), tuple(notes))
+
+
+def _close(systems: Iterable[System]) -> None:
+    """Release what a system holds open between pages (the visual system's browser)."""
+    for system in systems:
+        close = getattr(system, "close", None)
+        if callable(close):
+            close()
 
 
 def _forest_notes(systems: Iterable[System]) -> list[str]:

@@ -148,7 +148,7 @@ TABLE_CAPTION = (
 
 def page_level(classifier: TagClassifier | None = None) -> str:
     """Page token F1 of the classifier alone and of trafilatura on the default split's test pages, one run."""
-    from eval.classifier.systems import Classifier
+    from eval.classifier.systems import Classifier, Web2Text
     from eval.peers import Trafilatura
     from eval.protocol import run_pages
     from forest.classifier.page import load_default
@@ -160,6 +160,10 @@ def page_level(classifier: TagClassifier | None = None) -> str:
     smoothed.smoothing = 1.0
     systems = [Classifier(model), Classifier(first_stage, name="classifier (first stage only)"),
                Classifier(smoothed, name="classifier + Viterbi"), Trafilatura()]  # fmt: skip
+    if model.has_joint:
+        # Web2Text's structure on the classifier's probabilities, and on the first stage's alone (the
+        # stacked second stage already sees the neighbours, which is what the pairwise term adds).
+        systems[3:3] = [Web2Text(model), Web2Text(first_stage, name="web2text (first-stage unary)")]
     split = default_split()
     lines = ["| dataset | pages | system | P | R | F1 | 95% CI | ms median | ms p95 |", "|---|---|---|---|---|---|---|---|---|"]
     for name, samples in split.evaluation.items():

@@ -113,7 +113,7 @@ def test_unknown_system_is_a_one_line_error(tiny: Path) -> None:
 
 def test_systems_accept_groups_and_any_case() -> None:
     chosen = suite.select_systems("FOREST,baselines")
-    assert chosen.variants == ("forest",) and chosen.baselines == ("fulltext", "description", "cetr", "classifier")
+    assert chosen.variants == ("forest",) and chosen.baselines == ("fulltext", "description", "cetr", "classifier", "web2text")
     assert chosen.peers == () and chosen.notes == ()
     everything = suite.select_systems(None)
     assert len(everything.variants) == 8 and set(everything.peers) <= set(suite.peers.peer_names())

@@ -116,3 +116,30 @@ def test_a_model_without_a_pairwise_model_reads_as_before(joint_model: TagClassi
     plain.pairwise_compact_ = None
     loaded, header = loads(dumps(plain))
     assert not loaded.has_joint and "joint_weight" not in header
+
+
+@pytest.mark.parametrize("change", [{"joint_weight": float("nan")}, {"joint_weight": -1.0}, {"pairwise_settings": {"max_depth": 10**12, "aggregate": "logit_sum"}}],
+                         ids=["weight NaN", "negative weight", "depth 10^12"])  # fmt: skip
+def test_a_crafted_pairwise_part_is_a_model_error(joint_model: TagClassifier, change: dict[str, object]) -> None:
+    import hashlib
+    import io
+    import json
+    import zipfile
+
+    from forest.classifier import ModelError
+
+    payload = dumps(joint_model).split(b"\n", 1)[1]
+    with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    header = json.loads(np.load(io.BytesIO(members["header.json.npy"])).tobytes())
+    header.update(change)
+    buffer = io.BytesIO()
+    np.save(buffer, np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
+    members["header.json.npy"] = buffer.getvalue()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    body = out.getvalue()
+    with pytest.raises(ModelError):
+        loads(b"FOREST-CLASSIFIER 1 sha256=" + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
