@@ -118,7 +118,10 @@ def test_a_model_without_a_pairwise_model_reads_as_before(joint_model: TagClassi
     assert not loaded.has_joint and "joint_weight" not in header
 
 
-@pytest.mark.parametrize("change", [{"joint_weight": float("nan")}, {"joint_weight": -1.0}, {"pairwise_settings": {"max_depth": 10**12, "aggregate": "logit_sum"}}],
+DEEP = {"max_depth": 10**12, "aggregate": "logit_sum"}
+
+
+@pytest.mark.parametrize("change", [{"joint_weight": float("nan")}, {"joint_weight": -1.0}, {"pairwise_settings": DEEP}],
                          ids=["weight NaN", "negative weight", "depth 10^12"])  # fmt: skip
 def test_a_crafted_pairwise_part_is_a_model_error(joint_model: TagClassifier, change: dict[str, object]) -> None:
     import hashlib
