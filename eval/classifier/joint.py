@@ -34,7 +34,7 @@ from eval.classifier.train import PageRows, default_classifier, default_split, f
 from eval.metrics import score
 from forest.classifier.compact import Compact, compile_trees
 from forest.classifier.joint import PAPER_WEIGHT, decode, pair_labels
-from forest.classifier.model import TagClassifier, _shift
+from forest.classifier.model import TagClassifier, shift_threshold
 
 # Each pairwise fit sees at most this many random pairs of neighbouring blocks (as the
 # classifier's MAX_ROWS: about a minute per fit on the shared 2-core machine).
@@ -82,7 +82,7 @@ def joint_content(classifier: TagClassifier, page: PageRows, weight: float) -> n
     pairwise = classifier.pairwise_compact_
     if pairwise is None or page.edges is None:
         return np.asarray(p >= classifier.threshold)
-    return decode(_shift(p, classifier.threshold), pairwise.proba(page.edges, None), weight)
+    return decode(shift_threshold(p, classifier.threshold), pairwise.proba(page.edges, None), weight)
 
 
 def _page_f1(page: PageRows, content: np.ndarray) -> float:

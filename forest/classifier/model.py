@@ -253,7 +253,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "compact_")
         if self.smoothing > 0:
             # Shift the probabilities so that, unsmoothed, the threshold is the decision boundary.
-            shifted = _shift(probability, self.threshold)
+            shifted = shift_threshold(probability, self.threshold)
             return viterbi(shifted, self.transitions_, self.smoothing)
         return np.asarray(probability) >= self.threshold
 
@@ -287,7 +287,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:
             same = pairwise.proba(edge_features(tree, features), None)
-            content = decode(_shift(p, self.threshold), same, self.joint_weight_)
+            content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
         else:
             content = self.smooth(p)
         return [
@@ -296,7 +296,8 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         ]
 
 
-def _shift(p: np.ndarray, threshold: float) -> np.ndarray:
+def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:
+    """P(content) mapped so that ``threshold`` falls at 0.5: what smoothing and joint decoding take as potentials."""
     # A monotone map of [0, 1] onto itself taking ``threshold`` to 0.5 (odds scaled).
     p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
     t = min(max(threshold, 1e-6), 1 - 1e-6)

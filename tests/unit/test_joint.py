@@ -146,3 +146,16 @@ def test_a_crafted_pairwise_part_is_a_model_error(joint_model: TagClassifier, ch
     body = out.getvalue()
     with pytest.raises(ModelError):
         loads(b"FOREST-CLASSIFIER 1 sha256=" + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+
+def test_the_web2text_system_decodes_jointly_and_needs_a_pairwise_model(joint_model: TagClassifier) -> None:
+    from eval.classifier.systems import Web2Text
+    from forest.model import Page
+
+    html, gold = synthetic_page(random.Random(5))
+    text = Web2Text(joint_model).extract(Page(html))
+    assert "Copyright" not in text and gold.splitlines()[1][:30] in text
+    plain = copy.copy(joint_model)
+    plain.pairwise_compact_ = None
+    with pytest.raises(ValueError, match="no pairwise model: run python -m eval.classifier.joint"):
+        Web2Text(plain).extract(Page(html))
