@@ -441,9 +441,11 @@ def _extract_batch(
             _emit(result.article, record, output_format, first=True)
     if output_format == "json":
         click.echo("]" if summary.pages else "[]")
+    if not summary.pages and not summary.skipped:
+        raise CLIError("no pages found in the input (a directory is searched for .html, .htm, .xhtml and .shtml files)")
     click.echo(f"forest: {summary.line()}", err=True)
     if summary.pages == summary.failed:
-        raise CLIError("no page could be read" if summary.pages else "no pages found in the input")
+        raise CLIError("no page could be read")
 
 
 def _emit(article: Article, record: dict[str, Any], output_format: str, *, first: bool) -> None:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from forest.batch.inputs import Inputs, Item
+from forest.batch.inputs import Inputs
+from forest.batch.item import Item
 from forest.batch.pages import Result, extract_bytes, failure, learn_site, sample_site
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
@@ -108,7 +109,8 @@ class Summary:
         if self.skipped:
             parts.append(f"{self.skipped} records skipped (not HTML, or not a 2xx response)")
         if self.learned or self.learn_failed:
-            parts.append(f"learned {self.learned} sites" + (f" ({self.learn_failed} could not be learned)" if self.learn_failed else ""))
+            failed = f" ({self.learn_failed} could not be learned)" if self.learn_failed else ""
+            parts.append(f"learned {self.learned} site{'' if self.learned == 1 else 's'}{failed}")
         return "; ".join(parts)
 
 

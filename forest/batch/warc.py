@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from forest.batch.inputs import Item
+from forest.batch.item import Item
 from forest.errors import ForestError
 
 __all__ = ["HTML_TYPES", "read_warc", "warc_items"]
