@@ -93,7 +93,7 @@ def response_record(page: WarcPage) -> bytes:
         "Content-Type: application/http; msgtype=response\r\n"
         f"Content-Length: {len(http)}\r\n"
         "\r\n"
-    ).encode("utf-8")
+    ).encode()
     return headers + http + b"\r\n\r\n"
 
 
@@ -108,7 +108,7 @@ def _warcinfo(name: str) -> bytes:
         "Content-Type: application/warc-fields\r\n"
         f"Content-Length: {len(body)}\r\n"
         "\r\n"
-    ).encode("utf-8")
+    ).encode()
     return headers + body + b"\r\n\r\n"
 
 
