@@ -98,7 +98,8 @@ def timed(command: Sequence[str], env: Mapping[str, str] | None = None) -> Run:
 
 
 def read_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
-    return [json.loads(line) for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    # Lines end at \n only: a text may hold U+2028, which str.splitlines() would split at.
+    return [json.loads(line) for path in paths for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def mean_f1(records: Sequence[Mapping[str, Any]], gold: Mapping[str, str]) -> tuple[float, int]:

@@ -300,7 +300,7 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
     k = options.learn or 0
     counts: Counter[str] = Counter()
     samples: dict[str, list[tuple[Item, str | None]]] = {}
-    with tempfile.TemporaryDirectory(prefix="forest-learn-") as spill, WrapperStore(options.db, readonly=True) as store:
+    with tempfile.TemporaryDirectory(prefix="forest-learn-") as spill:
         for item in inputs:
             if item.kind not in ("file", "bytes"):
                 continue  # URLs learn from their feed; errors and skipped records are not pages
@@ -315,7 +315,9 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
             kept = samples.setdefault(site, [])
             if len(kept) < k:
                 kept.append((_spill(item, data, Path(spill) / str(counts.total())), url))
-        stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
+        # Closed before the pool forks: a child never inherits an open SQLite connection.
+        with WrapperStore(options.db, readonly=True) as store:
+            stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
         tasks = (
             (site, [(entry.read(), url, entry.charset) for entry, url in kept])
             for site, kept in samples.items() if counts[site] > k and site not in stored

@@ -151,3 +151,13 @@ def test_warc_without_fastwarc_is_a_one_line_error(runner: CliRunner, db: Path, 
     result = runner.invoke(cli, ["extract", "--db", str(db), "--jobs", "1", str(example_warc)])
     assert result.exit_code == 1
     assert result.stderr == "error: reading WARC files needs FastWARC: pip install 'forest-extract[warc]'\n"
+
+
+def test_a_file_that_is_not_a_warc_is_an_error_record(runner: CliRunner, db: Path, tmp_path: Path, example: ExampleSite) -> None:
+    bad = tmp_path / "bad.warc.gz"
+    bad.write_bytes(b"hello, not a WARC file\n")
+    result = invoke(runner, "extract", "--db", db, "--jobs", 1, bad, example.held_out)
+    assert result.exit_code == 0, result.output
+    failed, extracted = records(result)
+    assert failed["source"] == f"{bad}#0" and "not a readable WARC file" in str(failed["error"])
+    assert extracted["method"] == "classifier"
