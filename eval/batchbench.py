@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("| system | jobs | pages | seconds | pages/s | mean F1 | peak memory (MB) |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, jobs, pages, seconds, rate, f1, peak in rows:
-            print(f"| {name} | {jobs} | {pages} | {seconds:.1f} | {rate:.1f} | {f1:.3f} | {peak:.0f} |")
+            print(f"| {name} | {jobs} | {pages} | {seconds:.1f} | {rate:.1f} | {f1:.4f} | {peak:.0f} |")
         for jobs in args.jobs:
             forest_rate = next(r[4] for r in rows if r[0] == "forest" and r[1] == jobs)
             traf_rate = next(r[4] for r in rows if r[0] == "trafilatura" and r[1] == jobs)
