@@ -365,6 +365,8 @@ def extract(
 
     if not files and not lists:
         raise click.UsageError("give pages to extract: URLs, files, directories, WARC files, or -i LIST")
+    if "-" in files and "-" in lists:
+        raise click.UsageError("stdin can hold a page (-) or a list (-i -), not both")
     settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
     inputs = Inputs(files, lists)
     with _output(output) as out, contextlib.redirect_stdout(out):

@@ -161,3 +161,8 @@ def test_a_file_that_is_not_a_warc_is_an_error_record(runner: CliRunner, db: Pat
     failed, extracted = records(result)
     assert failed["source"] == f"{bad}#0" and "not a readable WARC file" in str(failed["error"])
     assert extracted["method"] == "classifier"
+
+
+def test_stdin_cannot_be_both_a_page_and_a_list(runner: CliRunner, db: Path) -> None:
+    result = runner.invoke(cli, ["extract", "--db", str(db), "-", "-i", "-"], input=b"x")
+    assert result.exit_code == 2 and "not both" in result.stderr
