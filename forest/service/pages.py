@@ -103,7 +103,6 @@ def extract_page(
     store: WrapperStore | None = None,
     settings: Settings | None = None,
     declared_charset: str | None = None,
-    count: bool = True,
 ) -> Article:
     """Extract the article of one page with its site's stored wrapper, and count it in the store.
 
@@ -114,19 +113,17 @@ def extract_page(
 
     :param store: where wrappers are; default: ``WrapperStore()`` ($FOREST_DB or the user data dir).
     :param declared_charset: the charset the page was served with (an HTTP header's), if known.
-    :param count: count the page in the site's health (``pages_extracted``, ``misses``); a batch
-        that counts its pages itself, in one write, passes False and may then use a read-only store.
     :raises ParseError: if ``data`` is not a readable HTML page.
     :raises StoreError: if the store cannot be read or written.
     """
     if store is None:
         with WrapperStore() as opened:
             return extract_page(data, site=site, url=url, store=opened, settings=settings,
-                                declared_charset=declared_charset, count=count)
+                                declared_charset=declared_charset)
     settings = settings or Settings()
     site, wrapper, url = page_site(data, site=site, url=url, store=store, settings=settings, declared_charset=declared_charset)
     article = extract(wrapper, data, url=url, settings=settings, declared_charset=declared_charset)
-    if wrapper is not None and count:
+    if wrapper is not None:
         store.record_extraction(wrapper.site, miss=article.method != "wrapper")
     return replace(article, site=site) if article.site is None else article
 
