@@ -156,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="process counts to compare (default: 1 2)")
     parser.add_argument("--learn", type=int, default=5, help="forest's --learn K (default: 5)")
     parser.add_argument("--limit", type=int, help="only the dataset's first pages")
+    parser.add_argument("--copies", type=int, default=1, help="write the dataset this many times into the WARC (memory must not grow with it)")
+    parser.add_argument("--systems", default="forest,trafilatura", help="comma-separated: forest, trafilatura (default: both)")
     parser.add_argument("--spark", action="store_true", help="also run forest.spark (local[N]) and compare its texts with the CLI's")
     parser.add_argument("--keep", type=Path, help="keep the WARC and outputs in this directory")
     parser.add_argument("--trafilatura-worker", nargs=3, metavar=("WARC", "JOBS", "OUT"), help=argparse.SUPPRESS)
@@ -172,30 +174,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         gold = {page.url: sample.gold_text for page, sample in pairs}
         warc = work / f"{args.dataset}.warc.gz"
         with open(warc, "wb") as out:
-            write_warc((page for page, _ in pairs), out, name=warc.name)
-        print(f"{args.dataset}: {len(pairs)} pages, {len({s.site for s in samples})} sites, WARC {warc.stat().st_size / 1e6:.1f} MB")
+            # Copies repeat the pages (and their URLs): a site has that many times its pages.
+            write_warc((page for _ in range(args.copies) for page, _ in pairs), out, name=warc.name)
+        print(f"{args.dataset}: {len(pairs) * args.copies} pages ({args.copies} x {len(pairs)}), "
+              f"{len({s.site for s in samples})} sites, WARC {warc.stat().st_size / 1e6:.1f} MB")
+        systems = set(args.systems.split(","))
         env = {k: v for k, v in os.environ.items() if k != "FOREST_DB"}
         rows = []
         for jobs in args.jobs:
             forest_out, traf_out, db = work / f"forest-{jobs}.jsonl", work / f"trafilatura-{jobs}.jsonl", work / f"forest-{jobs}.db"
             for stale in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
                 stale.unlink(missing_ok=True)
-            forest = timed([sys.executable, "-m", "forest", "extract", "--db", str(db), "--learn", str(args.learn),
-                            "--jobs", str(jobs), "-o", str(forest_out), str(warc)], env)
-            traf = timed([sys.executable, "-m", "eval.batchbench", "--trafilatura-worker", str(warc), str(jobs), str(traf_out)], env)
-            for name, run, out_path in (("forest", forest, forest_out), ("trafilatura", traf, traf_out)):
+            runs = {}
+            if "forest" in systems:
+                runs["forest"] = (timed([sys.executable, "-m", "forest", "extract", "--db", str(db), "--learn", str(args.learn),
+                                         "--jobs", str(jobs), "-o", str(forest_out), str(warc)], env), forest_out)
+            if "trafilatura" in systems:
+                runs["trafilatura"] = (timed([sys.executable, "-m", "eval.batchbench", "--trafilatura-worker", str(warc), str(jobs),
+                                              str(traf_out)], env), traf_out)
+            for name, (run, out_path) in runs.items():
                 if run.returncode != 0:
                     print(f"{name} --jobs {jobs} failed: {run.stderr.strip()[-500:]}", file=sys.stderr)
                     return 1
-                f1, pages = mean_f1(read_records([out_path]), gold)
-                rows.append((name, jobs, pages, run.seconds, pages / run.seconds, f1, run.peak_mb))
-            print(f"  forest summary (--jobs {jobs}): {forest.stderr.strip().splitlines()[-1]}")
+                f1, _ = mean_f1(read_records([out_path]), gold)
+                rows.append((name, jobs, len(pairs) * args.copies, run.seconds, len(pairs) * args.copies / run.seconds, f1, run.peak_mb))
+            if "forest" in runs:
+                print(f"  forest summary (--jobs {jobs}): {runs['forest'][0].stderr.strip().splitlines()[-1]}")
         print()
         print("| system | jobs | pages | seconds | pages/s | mean F1 | peak memory (MB) |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, jobs, pages, seconds, rate, f1, peak in rows:
             print(f"| {name} | {jobs} | {pages} | {seconds:.1f} | {rate:.1f} | {f1:.4f} | {peak:.0f} |")
-        for jobs in args.jobs:
+        for jobs in args.jobs if systems >= {"forest", "trafilatura"} else ():
             forest_rate = next(r[4] for r in rows if r[0] == "forest" and r[1] == jobs)
             traf_rate = next(r[4] for r in rows if r[0] == "trafilatura" and r[1] == jobs)
             print(f"jobs {jobs}: forest / trafilatura throughput = {forest_rate / traf_rate:.2f}x")
