@@ -14,12 +14,13 @@ from forest.model import Page
 from forest.wrapper import Wrapper
 
 __all__ = [
+    "PAGE_ALONE",
     "SINGLE_PAGE",
     "VARIANTS",
     "ForestSystem",
     "Variant",
     "forest_systems",
-    "single_page_system",
+    "single_page_systems",
     "variant_names",
 ]
 
@@ -64,9 +65,15 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("ABSELEMS", replace(_ALONE, candidates="leaves", ranking="paper"), "the paper's ranking over significant leaves only, no ancestors"),
     Variant("ABSPATHS", replace(_ALONE, candidates="paths", ranking="paper"), "as ABSELEMS, nodes identified by their root-to-leaf tag path"),
 )
-# The page-level run gives forest no sample to learn from: every variant then runs the
-# same single-page fallback, so one row stands for all of them.
-SINGLE_PAGE = Variant("forest (no wrapper)", Settings(classifier=False), "forest with no learned wrapper: its single-page fallback on every page")
+# The page-level run gives forest no sample to learn from: every variant then extracts
+# every page cold, so two rows stand for all of them: forest as shipped (the classifier)
+# and FOREST's own single-page fallback (J x U on the page alone, no classifier).
+SINGLE_PAGE = Variant(
+    "forest (no wrapper)", Settings(),
+    "forest as shipped on a page of a site it has not learned: the per-block classifier (FOREST on the page alone "
+    "when the classifier finds too little)",
+)
+PAGE_ALONE = Variant("FOREST (page alone)", _ALONE, "FOREST's single-page fallback: J x U on the page alone, no classifier")
 
 
 class ForestSystem:
@@ -156,6 +163,6 @@ def forest_systems(names: Sequence[str] | None = None) -> list[ForestSystem]:
     return [ForestSystem(v) for v in VARIANTS if v.name in wanted]
 
 
-def single_page_system() -> ForestSystem:
-    """forest for a page-level run: never fit, so every page goes through the single-page fallback."""
-    return ForestSystem(SINGLE_PAGE, site_level=False)
+def single_page_systems() -> list[ForestSystem]:
+    """forest for a page-level run: never fit, so every page is extracted cold (as shipped, and by FOREST alone)."""
+    return [ForestSystem(SINGLE_PAGE, site_level=False), ForestSystem(PAGE_ALONE, site_level=False)]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from eval.forest_systems import SINGLE_PAGE, VARIANTS
+from eval.forest_systems import PAGE_ALONE, SINGLE_PAGE, VARIANTS
 from eval.peers import peer_names
 from eval.protocol import Results, Summary
 from eval.suite import DatasetResult, Suite
@@ -164,8 +164,8 @@ _LEGEND_BASELINES = {
 
 def _legend(suite: Suite) -> list[tuple[str, str]]:
     present = {name for run in suite.runs for name in run.results.systems}
-    known = {v.name: v.legend for v in (*VARIANTS, SINGLE_PAGE)} | _LEGEND_BASELINES
-    order = [v.name for v in (*VARIANTS, SINGLE_PAGE)] + list(_LEGEND_BASELINES)
+    known = {v.name: v.legend for v in (*VARIANTS, SINGLE_PAGE, PAGE_ALONE)} | _LEGEND_BASELINES
+    order = [v.name for v in (*VARIANTS, SINGLE_PAGE, PAGE_ALONE)] + list(_LEGEND_BASELINES)
     return [(name, known[name]) for name in order if name in present]
 
 

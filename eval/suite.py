@@ -14,7 +14,7 @@ from typing import Any
 
 from eval import datasets, peers
 from eval.datasets import Sample
-from eval.forest_systems import SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_system
+from eval.forest_systems import PAGE_ALONE, SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_systems
 from eval.protocol import Results, run, run_pages
 from eval.classifier.systems import Classifier, Web2Text
 from eval.systems import CETR, Description, FullText, System
@@ -131,7 +131,7 @@ def make_systems(selection: Selection, *, page_level: bool = False) -> list[Syst
         baselines["visual"] = Visual()
     forest: list[System] = []
     if page_level:
-        forest = [single_page_system()] if selection.variants else []
+        forest = [*single_page_systems()] if selection.variants else []
     else:
         forest = list(forest_systems(selection.variants))
     return [*forest, *(baselines[n] for n in selection.baselines), *(peers.peer(n) for n in selection.peers)]
@@ -215,14 +215,14 @@ def evaluate_pages(
     progress: bool | None = None,
     sha256: str = "",
 ) -> DatasetResult:
-    """Score every page with no learning (forest runs without a wrapper: its single-page fallback)."""
+    """Score every page with no learning (forest runs without a wrapper: every page cold)."""
     kept = [s for pages in datasets.by_site(samples, min_coverage=min_coverage).values() for s in pages]
     systems = make_systems(selection, page_level=True)
     results = run_pages(systems, kept, seed=seed, progress=progress)
     _close(systems)
     notes = _forest_notes(systems)
     if selection.variants:
-        notes.append(f"{SINGLE_PAGE.name}: {SINGLE_PAGE.legend}; the forest variants differ only in learning")
+        notes += [f"{v.name}: {v.legend}; the forest variants differ only in learning" for v in (SINGLE_PAGE, PAGE_ALONE)]
     return DatasetResult(name, "page-level", sha256, len(samples), results, _methods(systems), (), tuple(notes))
 
 

@@ -18,6 +18,7 @@ import click
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, UnknownSiteError
 
 if TYPE_CHECKING:
+    from forest.batch import Inputs
     from forest.config import Keywords, Settings
     from forest.learning.induce import LearnReport
     from forest.model import Article, Page
@@ -316,15 +317,29 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, metavar="URL | FILE...")
+@click.argument("files", nargs=-1, metavar="URL | FILE | DIR | WARC...")
+@click.option(
+    "-i", "--input-list", "lists", multiple=True, metavar="LIST",
+    help="A file of URLs or paths, one per line (- for stdin); repeatable.",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the records to this file instead of stdout.")
 @click.option(
     "--site", callback=_non_empty,
     help="Site whose wrapper to use (default: from each URL's host, or each page's canonical or og:url link).",
 )
 @click.option(
-    "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
-    help="text: title and text; json: one object (an array for several pages); jsonl: one object per line; "
-    "markdown; html: the article region's HTML.",
+    "--format", "output_format", type=click.Choice(FORMATS),
+    help="text: title and text; json: one object (an array for several pages); jsonl: one object per line "
+    "(the default for several pages); markdown; html: the article region's HTML.  [default: text for one page]",
+)
+@click.option(
+    "--learn", "learn_k", type=click.IntRange(min=1), metavar="K",
+    help="Learn every site with more than K pages in the input from K of them (stored, unless one is stored already) "
+    "and extract its pages with it; the other pages are extracted cold.",
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1),
+    help="Worker processes for several pages; output is the same for any number.  [default: the machine's cores]",
 )
 @click.option(
     "--no-learn", is_flag=True,
@@ -334,52 +349,105 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
 @allow_private_option
 @common_options
 def extract(
-    files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False,
-    allow_private: bool = False,
+    files: tuple[str, ...], lists: tuple[str, ...], output: Path | None, site: str | None, output_format: str | None,
+    learn_k: int | None, jobs: int | None, no_learn: bool = False, ignore_robots: bool = False, allow_private: bool = False,
 ) -> None:
-    """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
+    """Extract the article of each page: URLs, HTML FILES, directories of them, WARC files, lists (-i), or - for stdin.
 
     A URL is fetched; when its site has no wrapper yet, the site's feed is found
     from the page and the site learned first (unless --no-learn).  A page of a site
-    with no wrapper is extracted by the classifier (method: classifier).
+    with no wrapper is extracted by the classifier (method: classifier).  Several
+    pages give one record each, in input order (a failed page: its source and error),
+    and a summary line on stderr; the exit status is 1 only when no page could be read.
     """
+    from forest.batch import Inputs
     from forest.config import FetchSettings, Settings
+
+    if not files and not lists:
+        raise click.UsageError("give pages to extract: URLs, files, directories, WARC files, or -i LIST")
+    if "-" in files and "-" in lists:
+        raise click.UsageError("stdin can hold a page (-) or a list (-i -), not both")
+    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
+    inputs = Inputs(files, lists)
+    with _output(output) as out, contextlib.redirect_stdout(out):
+        if inputs.single() and not learn_k:
+            _extract_one(files[0], site, settings, output_format or "text", learn_if_missing=not no_learn)
+            return
+        _extract_batch(inputs, site, settings, output_format or "jsonl", learn_k=learn_k, jobs=jobs,
+                       learn_if_missing=not no_learn)
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as file:
+        yield file
+
+
+def _extract_one(path: str, site: str | None, settings: Settings, output_format: str, *, learn_if_missing: bool) -> None:
+    """One page: its article, or a one-line error and exit status 1."""
     from forest.service.pages import extract_page
 
-    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
-    records: list[dict[str, Any]] = []
-    failures = 0
     with _open_store() as store:
-        for index, path in enumerate(files):
-            try:
-                if _is_url(path):
-                    from forest.service.feeds import extract_url
+        try:
+            if _is_url(path):
+                from forest.service.feeds import extract_url
 
-                    with _fetch_progress("learning the site") as progress:
-                        article = extract_url(path, store=store, settings=settings, learn_if_missing=not no_learn,
-                                              site=site, progress=progress)
-                else:
-                    article = extract_page(_read(path), site=site, store=store)
-            except (ParseError, FetchError, FeedError, LearnError) as exc:
-                if click.get_current_context().meta.get(_DEBUG):
-                    raise
-                message = _one_line(str(exc))
-                message = message if message.startswith(f"{path}: ") else f"{path}: {message}"
-                if len(files) == 1:
-                    raise CLIError(message) from exc
-                # Report the page and go on with the others; the exit status says one failed.
-                click.echo(f"error: {message}", err=True)
-                failures += 1
-                continue
-            record = {"source": path, **article.to_dict()}
-            if output_format == "json":
-                records.append(record)
+                with _fetch_progress("learning the site") as progress:
+                    article = extract_url(path, store=store, settings=settings, learn_if_missing=learn_if_missing,
+                                          site=site, progress=progress)
             else:
-                _emit(article, record, output_format, first=index == failures)
-    if output_format == "json" and records:
-        click.echo(json.dumps(records[0] if len(files) == 1 else records, ensure_ascii=False, indent=2))
-    if failures:
-        raise CLIError(f"{failures} of {len(files)} pages failed")
+                article = extract_page(_read(path), site=site, store=store)
+        except (ParseError, FetchError, FeedError, LearnError) as exc:
+            if click.get_current_context().meta.get(_DEBUG):
+                raise
+            message = _one_line(str(exc))
+            raise CLIError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from exc
+    record = {"source": path, **article.to_dict()}
+    if output_format == "json":
+        click.echo(json.dumps(record, ensure_ascii=False, indent=2))
+    else:
+        _emit(article, record, output_format, first=True)
+
+
+def _extract_batch(
+    inputs: Inputs, site: str | None, settings: Settings, output_format: str, *, learn_k: int | None, jobs: int | None,
+    learn_if_missing: bool,
+) -> None:
+    """Many pages (forest.batch): a record per page in input order, a summary line on stderr."""
+    from forest.batch import Options, Summary, default_jobs, run_batch
+
+    ctx = click.get_current_context()
+    options = Options(db=ctx.meta.get(_DB), site=site, settings=settings, learn=learn_k, learn_from_feed=learn_if_missing,
+                      jobs=jobs or default_jobs(), debug=bool(ctx.meta.get(_DEBUG)))
+    summary = Summary()
+    for result in run_batch(inputs, options, summary):
+        if result.skipped:
+            continue
+        record = result.record()
+        if output_format in ("json", "jsonl"):
+            text = json.dumps(record, ensure_ascii=False, indent=2 if output_format == "json" else None)
+            if output_format == "json":
+                text = ("[\n" if summary.pages == 1 else ",\n") + text
+            click.echo(text)
+            continue
+        # Text formats: a header line names each page, a blank line before the next.
+        if summary.pages > 1:
+            click.echo()
+        click.echo(f"==> {result.source} <==")
+        if result.article is None:
+            click.echo(f"error: {result.error}")
+        else:
+            _emit(result.article, record, output_format, first=True)
+    if output_format == "json":
+        click.echo("]" if summary.pages else "[]")
+    if not summary.pages and not summary.skipped:
+        raise CLIError("no pages found in the input (a directory is searched for .html, .htm, .xhtml and .shtml files)")
+    click.echo(f"forest: {summary.line()}", err=True)
+    if summary.pages == summary.failed:
+        raise CLIError("no page could be read")
 
 
 def _emit(article: Article, record: dict[str, Any], output_format: str, *, first: bool) -> None:

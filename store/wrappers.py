@@ -401,14 +401,22 @@ class WrapperStore:
 
         ``pages_extracted`` counts every page, misses included. An unknown site is ignored.
         """
-        if self._state is not SchemaState.FOREST:
+        self.record_extractions(site, pages=1, misses=int(miss))
+
+    def record_extractions(self, site: str, *, pages: int, misses: int) -> None:
+        """Count ``pages`` pages extracted with ``site``'s wrapper, ``misses`` of them misses, in one write.
+
+        A batch counts its pages in memory and writes each site's counts once: a write
+        per page would cost a commit (and an fsync) per page.
+        """
+        if self._state is not SchemaState.FOREST or pages <= 0:
             return
         with self._guard(), self._db.conn:
             # One UPDATE is atomic on its own: counters never lose a concurrent increment.
             self._db.execute(
-                "UPDATE sites SET pages_extracted = pages_extracted + 1, misses = misses + ?,"
+                "UPDATE sites SET pages_extracted = pages_extracted + ?, misses = misses + ?,"
                 " last_extracted_at = ? WHERE site = ?",
-                [int(miss), _now(), site],
+                [pages, misses, _now(), site],
             )
 
     def site_for_host(self, host: str) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from forest.config import Settings
@@ -17,7 +17,7 @@ from forest.urls import host_of
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-__all__ = ["SiteHealth", "extract_page", "group_by_site", "learn_pages", "load_wrapper", "save_learned", "site_health", "stored_wrapper"]
+__all__ = ["SiteHealth", "extract_page", "group_by_site", "learn_pages", "load_wrapper", "page_site", "save_learned", "site_health", "stored_wrapper"]
 
 # A relearned wrapper replaces the stored one unless it explains the pages of both samples
 # worse by more than this (forest.learning.quality: a mean share of the best I per page).
@@ -102,6 +102,7 @@ def extract_page(
     url: str | None = None,
     store: WrapperStore | None = None,
     settings: Settings | None = None,
+    declared_charset: str | None = None,
 ) -> Article:
     """Extract the article of one page with its site's stored wrapper, and count it in the store.
 
@@ -111,33 +112,50 @@ def extract_page(
     (``method="classifier"``).
 
     :param store: where wrappers are; default: ``WrapperStore()`` ($FOREST_DB or the user data dir).
+    :param declared_charset: the charset the page was served with (an HTTP header's), if known.
     :raises ParseError: if ``data`` is not a readable HTML page.
     :raises StoreError: if the store cannot be read or written.
     """
     if store is None:
         with WrapperStore() as opened:
-            return extract_page(data, site=site, url=url, store=opened, settings=settings)
+            return extract_page(data, site=site, url=url, store=opened, settings=settings,
+                                declared_charset=declared_charset)
     settings = settings or Settings()
-    wrapper = stored_wrapper(site, store) if site is not None else None
-    if site is None:
-        site, wrapper, url = _guess_site(data, url, store, settings)
-    article = extract(wrapper, data, url=url, settings=settings)
+    site, wrapper, url = page_site(data, site=site, url=url, store=store, settings=settings, declared_charset=declared_charset)
+    article = extract(wrapper, data, url=url, settings=settings, declared_charset=declared_charset)
     if wrapper is not None:
         store.record_extraction(wrapper.site, miss=article.method != "wrapper")
     return replace(article, site=site) if article.site is None else article
 
 
-def _guess_site(
-    data: bytes | str, url: str | None, store: WrapperStore, settings: Settings
+def page_site(
+    data: bytes | str,
+    *,
+    site: str | None = None,
+    url: str | None = None,
+    store: WrapperStore,
+    settings: Settings | None = None,
+    declared_charset: str | None = None,
+    load: Callable[[str], Wrapper | None] | None = None,
 ) -> tuple[str | None, Wrapper | None, str | None]:
-    """The page's site, its stored wrapper if any, and the page's URL, from ``url`` or the page's own canonical URL."""
+    """The site :func:`extract_page` reads a page as, its stored wrapper (None: cold) and the page's URL.
+
+    :param load: looks a site's wrapper up (default: :func:`stored_wrapper` in ``store``); a
+        batch passes a cached one.
+    :raises ParseError: if the page must be parsed for its canonical URL and is not a readable HTML page.
+    """
+    settings = settings or Settings()
+    load = load or (lambda name: stored_wrapper(name, store))
+    if site is not None:
+        return site, load(site), url
     candidates = [url]
     if not (url and store.site_for_host(host_of(url) or "")):
-        candidates.append(canonical_url(parse_html(data, max_bytes=settings.max_page_bytes, source=url)))
+        root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+        candidates.append(canonical_url(root))
     for candidate in candidates:
         stored = store.site_for_host(host_of(candidate) or "") if candidate else None
         if stored:
-            return stored, stored_wrapper(stored, store), url or candidate
+            return stored, load(stored), url or candidate
     named = next((s for s in (site_or_none(c) for c in candidates) if s), None)
     return named, None, url
 

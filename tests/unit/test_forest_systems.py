@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eval import forest_systems
-from eval.forest_systems import VARIANTS, ForestSystem, forest_systems as make, single_page_system, variant_names
+from eval.forest_systems import VARIANTS, ForestSystem, forest_systems as make, single_page_systems, variant_names
 from eval.metrics import score
 from eval.systems import System
 from forest.errors import LearnError
@@ -104,9 +104,9 @@ def test_feed_variant_notes_pages_without_a_feed_item() -> None:
     assert any("2 of 3 training pages had no feed item" in note and "pseudo-feed" in note for note in system.notes())
 
 
-def test_single_page_system_is_never_fit_and_has_no_wrapper() -> None:
-    system = single_page_system()
-    assert not system.site_level and system.wrapper_ is None
+def test_single_page_systems_are_never_fit_and_have_no_wrapper() -> None:
     page, gold = pages("news.example", 1)[0]
-    assert score(system.extract(page), gold).r > 0.5
-    assert system.methods["wrapper"] == 0
+    for system in single_page_systems():
+        assert not system.site_level and system.wrapper_ is None
+        assert score(system.extract(page), gold).r > 0.5
+        assert system.methods["wrapper"] == 0

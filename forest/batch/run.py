@@ -1,0 +1,342 @@
+"""Run a batch: learn the sites with enough pages (``--learn K``), then extract every page on a process pool, in input order.
+
+Memory stays flat in the number of pages and sites:
+
+- inputs stream (forest.batch.inputs), and at most ``IN_FLIGHT_PER_JOB`` chunks of
+  ``CHUNK`` pages per worker are read ahead of the output;
+- each worker opens the wrapper store read-only and loads a site's wrapper when a page of
+  that site comes, keeping the ``WRAPPER_CACHE`` most recent ones;
+- ``--learn K`` reads the inputs twice: the first pass counts pages per site (a counter
+  per site) and keeps the first K pages of each site, on disk in a temporary directory
+  for pages read from a WARC or stdin and as a path for files; the sites with more than
+  K pages are learned on the pool (one site a task), then the second pass extracts.
+  The disk the samples take is at most K pages per site.
+
+Extraction counts in the store (pages extracted, misses) are summed per site and written
+once at the end: a write per page would cost a commit per page.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from forest.batch.inputs import Inputs
+from forest.batch.item import Item
+from forest.batch.pages import Result, extract_bytes, failure, learn_site, sample_site
+from forest.config import Settings
+from forest.errors import ForestError, ParseError
+from forest.service.pages import page_site, stored_wrapper
+from forest.site import site_or_none
+from forest.storage import WrapperStore
+from forest.urls import host_of
+from forest.wrapper import Wrapper
+
+__all__ = ["CHUNK", "Options", "Summary", "default_jobs", "run_batch"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Pages per task sent to a worker: one page (2-5 ms of work) would spend a tenth of its
+# time on the pool's messages; 16 pages of about 100 KB are 1.6 MB a task.
+CHUNK = 16
+# Tasks queued per worker ahead of the output: enough that no worker waits for the
+# next, few enough that read-ahead memory stays a few MB per worker.
+IN_FLIGHT_PER_JOB = 3
+# Wrappers a worker keeps loaded: a WARC of a crawl interleaves a few sites at a time;
+# loading one from the store costs about 0.1-0.5 ms.
+WRAPPER_CACHE = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to run a batch.
+
+    :param db: the wrapper store (None: $FOREST_DB or the user data directory).
+    :param site: the site of every page (``--site``); default: each page's own.
+    :param learn: learn each site with more than this many pages from its first ``learn`` pages.
+    :param learn_from_feed: a URL of a site with no wrapper learns the site from its feed first.
+    :param jobs: worker processes (1: everything in this process).
+    :param debug: let an unexpected exception through instead of making it the page's error.
+    """
+
+    db: Path | None = None
+    site: str | None = None
+    settings: Settings = field(default_factory=Settings)
+    learn: int | None = None
+    learn_from_feed: bool = True
+    jobs: int = 1
+    debug: bool = False
+
+
+@dataclass(slots=True)
+class Summary:
+    """What a batch did, for the line on stderr."""
+
+    pages: int = 0
+    failed: int = 0
+    skipped: int = 0
+    methods: Counter[str] = field(default_factory=Counter)
+    learned: int = 0
+    learn_failed: int = 0
+    seconds: float = 0.0
+
+    def add(self, result: Result) -> None:
+        if result.skipped:
+            self.skipped += 1
+            return
+        self.pages += 1
+        if result.article is None:
+            self.failed += 1
+        else:
+            self.methods[result.article.method] += 1
+
+    def line(self) -> str:
+        rate = self.pages / self.seconds if self.seconds > 0 else 0.0
+        methods = ", ".join(f"{count} {method}" for method, count in sorted(self.methods.items())) or "no articles"
+        parts = [f"{self.pages} pages in {self.seconds:.1f} s ({rate:.1f} pages/s): {methods}, {self.failed} failed"]
+        if self.skipped:
+            parts.append(f"{self.skipped} records skipped (not HTML, or not a 2xx response)")
+        if self.learned or self.learn_failed:
+            failed = f" ({self.learn_failed} could not be learned)" if self.learn_failed else ""
+            parts.append(f"learned {self.learned} site{'' if self.learned == 1 else 's'}{failed}")
+        return "; ".join(parts)
+
+
+class _Worker:
+    """A process's state: the store opened read-only (and read-write only to fetch or learn), and recent wrappers."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self._readonly: WrapperStore | None = None
+        self._writable: WrapperStore | None = None
+        self._wrappers: OrderedDict[str, Wrapper] = OrderedDict()
+
+    def close(self) -> None:
+        for store in (self._readonly, self._writable):
+            if store is not None:
+                store.close()
+        self._readonly = self._writable = None
+
+    def readonly(self) -> WrapperStore:
+        if self._readonly is None:
+            self._readonly = WrapperStore(self.options.db, readonly=True)
+        return self._readonly
+
+    def writable(self) -> WrapperStore:
+        if self._writable is None:
+            self._writable = WrapperStore(self.options.db)
+        return self._writable
+
+    def wrapper_of(self, site: str) -> Wrapper | None:
+        wrapper = self._wrappers.get(site)
+        if wrapper is not None:
+            self._wrappers.move_to_end(site)
+            return wrapper
+        # A missing wrapper is not cached: a page's URL may have the site learned meanwhile.
+        wrapper = stored_wrapper(site, self.readonly())
+        if wrapper is not None:
+            self._wrappers[site] = wrapper
+            if len(self._wrappers) > WRAPPER_CACHE:
+                self._wrappers.popitem(last=False)
+        return wrapper
+
+    def process(self, item: Item) -> Result:
+        try:
+            return self._process(item)
+        except (ForestError, OSError) as exc:
+            return failure(item.source, exc)
+        except Exception as exc:  # a bug on one page must not end a crawl's batch
+            if self.options.debug:
+                raise
+            return failure(item.source, exc)
+
+    def _process(self, item: Item) -> Result:
+        options, settings = self.options, self.options.settings
+        if item.kind == "error":
+            return Result(item.source, error=item.error)
+        if item.kind == "skip":
+            return Result(item.source, skipped=True)
+        if item.kind == "url":
+            from forest.service.feeds import extract_url
+
+            article = extract_url(item.source, store=self.writable(), settings=settings,
+                                  learn_if_missing=options.learn_from_feed, site=options.site)
+            return Result(item.source, article=article)
+        data = item.read()
+        site = options.site
+        url = item.url
+        if site is None and url is not None:
+            # A WARC record's URL is where the page was; its canonical link is not read.
+            site = self.readonly().site_for_host(host_of(url) or "") or site_or_none(url)
+        elif site is None:
+            site, _, url = page_site(data, url=url, store=self.readonly(), settings=settings,
+                                     declared_charset=item.charset, load=lambda _: None)
+        return extract_bytes(data, source=item.source, url=url, charset=item.charset, site=site,
+                             wrapper_of=self.wrapper_of, settings=settings)
+
+    def learn(self, site: str, samples: list[tuple[bytes, str | None, str | None]]) -> str | None:
+        """Learn and store ``site``; None, or why it could not be learned."""
+        try:
+            learn_site(site, samples, self.options.settings, self.writable())
+        except ForestError as exc:
+            return " ".join(str(exc).split())
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _pool_worker(options: Options) -> _Worker:
+    # One per worker process, for the pool's life (the process ends with the pool).
+    return _Worker(options)
+
+
+def _extract_chunk(options: Options, items: list[Item]) -> list[Result]:
+    worker = _pool_worker(options)
+    return [worker.process(item) for item in items]
+
+
+def _learn_task(options: Options, task: tuple[str, list[tuple[bytes, str | None, str | None]]]) -> str | None:
+    return _pool_worker(options).learn(*task)
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    chunk: list[T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+class _Runner:
+    """Runs tasks in this process (jobs=1) or on a pool, results in task order, a bounded number in flight."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self._local = _Worker(options) if options.jobs <= 1 else None
+        self._pool: ProcessPoolExecutor | None = None
+
+    def close(self) -> None:
+        if self._local is not None:
+            self._local.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # fork on Linux: workers start in milliseconds with the classifier already
+            # imported; the parent holds no store connection when they start.
+            method = "fork" if sys.platform.startswith("linux") else None
+            self._pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context(method))
+        return self._pool
+
+    def map(self, function: Callable[[Options, T], R], local: Callable[[_Worker, T], R], tasks: Iterable[T]) -> Iterator[R]:
+        if self._local is not None:
+            for task in tasks:
+                yield local(self._local, task)
+            return
+        pending: deque[Future[R]] = deque()
+        limit = IN_FLIGHT_PER_JOB * self.options.jobs
+        try:
+            for task in tasks:
+                pending.append(self._executor().submit(function, self.options, task))
+                if len(pending) >= limit:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BrokenProcessPool as exc:
+            raise ForestError("a worker process died (out of memory, or killed); rerun with fewer --jobs") from exc
+
+
+def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Result]:
+    """The result of every page of ``inputs``, in input order, counting them in ``summary`` (and its time).
+
+    With ``options.learn``, sites with more pages than that are learned first (see the module's docstring).
+
+    :raises StoreError: if the store cannot be opened or written.
+    """
+    start = time.perf_counter()
+    counts: dict[str, list[int]] = {}
+    # Open (and create) the store once here: a bad --db fails before any page is read,
+    # and the workers' read-only openings find a forest database.
+    WrapperStore(options.db).close()
+    runner = _Runner(options)
+    try:
+        if options.learn:
+            _learn(inputs, options, runner, summary)
+        chunks = runner.map(_extract_chunk, lambda worker, chunk: [worker.process(item) for item in chunk], _chunks(inputs, CHUNK))
+        for chunk in chunks:
+            for result in chunk:
+                summary.add(result)
+                if result.counted is not None:
+                    pages_misses = counts.setdefault(result.counted, [0, 0])
+                    pages_misses[0] += 1
+                    pages_misses[1] += int(result.miss)
+                yield result
+    finally:
+        runner.close()
+        summary.seconds = time.perf_counter() - start
+    if counts:
+        with WrapperStore(options.db) as store:
+            for site, (pages, misses) in counts.items():
+                store.record_extractions(site, pages=pages, misses=misses)
+
+
+def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) -> None:
+    """First pass: count pages per site, keep each site's first K; then learn the sites with more than K pages."""
+    k = options.learn or 0
+    counts: Counter[str] = Counter()
+    samples: dict[str, list[tuple[Item, str | None]]] = {}
+    with tempfile.TemporaryDirectory(prefix="forest-learn-") as spill:
+        for item in inputs:
+            if item.kind not in ("file", "bytes"):
+                continue  # URLs learn from their feed; errors and skipped records are not pages
+            try:
+                data = item.read()
+                site, url = sample_site(data, item.url, options.site, options.settings)
+            except (OSError, ParseError):
+                continue
+            if site is None:
+                continue
+            counts[site] += 1
+            kept = samples.setdefault(site, [])
+            if len(kept) < k:
+                kept.append((_spill(item, data, Path(spill) / str(counts.total())), url))
+        # Closed before the pool forks: a child never inherits an open SQLite connection.
+        with WrapperStore(options.db, readonly=True) as store:
+            stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
+        tasks = (
+            (site, [(entry.read(), url, entry.charset) for entry, url in kept])
+            for site, kept in samples.items() if counts[site] > k and site not in stored
+        )
+        for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks):
+            if error is None:
+                summary.learned += 1
+            else:
+                summary.learn_failed += 1
+
+
+def _spill(item: Item, data: bytes, path: Path) -> Item:
+    """``item`` to keep until learning: a file as its path, a page already read (WARC, stdin) as a file in the spill directory."""
+    if item.kind == "file":
+        return item
+    path.write_bytes(data)
+    return Item(str(path), "file", url=item.url, charset=item.charset)
+
+
+def default_jobs() -> int:
+    """The machine's cores (``os.cpu_count()``), at least 1."""
+    return os.cpu_count() or 1
