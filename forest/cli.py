@@ -331,11 +331,15 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
     help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.",
 )
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@click.option("--links", is_flag=True, help="markdown: keep links as [text](url).")
+@click.option("--images", is_flag=True, help="markdown: keep images as ![alt](src).")
+@click.option("--comments", is_flag=True, help="Also extract the comments (the site's learned comment thread): a `comments` "
+              "field in json, after the article in text, markdown and html.")
 @allow_private_option
 @common_options
 def extract(
     files: tuple[str, ...], site: str | None, output_format: str, no_learn: bool = False, ignore_robots: bool = False,
-    allow_private: bool = False,
+    allow_private: bool = False, links: bool = False, images: bool = False, comments: bool = False,
 ) -> None:
     """Extract the article of each page (URLs, HTML FILES, or - for stdin) with its site's stored wrapper.
 
@@ -346,7 +350,7 @@ def extract(
     from forest.config import FetchSettings, Settings
     from forest.service.pages import extract_page
 
-    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
+    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private), comments=comments)
     records: list[dict[str, Any]] = []
     failures = 0
     with _open_store() as store:
@@ -375,32 +379,28 @@ def extract(
             if output_format == "json":
                 records.append(record)
             else:
-                _emit(article, record, output_format, first=index == failures)
+                _emit(article, record, output_format, first=index == failures, header=path if len(files) > 1 else None,
+                      links=links, images=images)
     if output_format == "json" and records:
         click.echo(json.dumps(records[0] if len(files) == 1 else records, ensure_ascii=False, indent=2))
     if failures:
         raise CLIError(f"{failures} of {len(files)} pages failed")
 
 
-def _emit(article: Article, record: dict[str, Any], output_format: str, *, first: bool) -> None:
+def _emit(
+    article: Article, record: dict[str, Any], output_format: str, *, first: bool, header: str | None = None,
+    links: bool = False, images: bool = False,
+) -> None:
+    from forest.article.render import render
+
     if output_format == "jsonl":
         click.echo(json.dumps(record, ensure_ascii=False))
         return
-    if output_format == "html":
-        click.echo(article.html)
-        return
     if not first:
         click.echo()
-    paragraphs = article.text.split("\n") if article.text else []
-    if output_format == "markdown":
-        click.echo(f"# {article.title}" if article.title else "")
-        for paragraph in paragraphs:
-            click.echo()
-            click.echo(paragraph)
-    else:
-        click.echo(article.title)
-        for paragraph in paragraphs:
-            click.echo(paragraph)
+    if header is not None:  # several pages: say where each article starts
+        click.echo(f"<!-- {header} -->" if output_format == "html" else f"==> {header} <==")
+    click.echo(render(article, output_format, links=links, images=images), nl=False)
 
 
 # --- stored wrappers -----------------------------------------------------------------

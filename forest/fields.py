@@ -96,6 +96,11 @@ def extract_fields(
     return found
 
 
+def read_field(root: etree._Element, fields: Mapping[str, str], name: str) -> str | None:
+    """One field read by its learned XPath alone (None when none is learned or it finds nothing)."""
+    return _by_xpath(root, fields.get(name), name)
+
+
 def json_ld_fields(html: str | bytes) -> dict[str, str]:
     """Title (``headline``), author and date (``datePublished``) from a page's JSON-LD, where present.
 

@@ -21,6 +21,7 @@ from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_t
 from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES
+from forest.titles import headline_of, learn_affixes, strip_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
@@ -151,6 +152,8 @@ class Inducer:
         if not chosen or chosen[0].score <= 0:
             raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
 
+        # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
+        affixes = learn_affixes([page_title(sample.root) for sample in samples])
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
@@ -165,7 +168,8 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
+            fields=learn_fields([(sample.root, _field_values(sample, affixes)) for sample in samples]),
+            title_affixes=affixes,
         )
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
@@ -223,6 +227,15 @@ def _score(
         scored.append(page)
         keyed.append((sample, frozenset(keywords.terms)))
     return scored, keyed
+
+
+def _field_values(sample: _Sample, affixes: tuple[str, str]) -> Metadata:
+    """What a sample page says its title, author and date are: its feed item's values, else (saved
+    pages) its ``og:title`` or its ``<title>`` without the site's decoration, for the headline."""
+    if sample.page.meta is not None:
+        return sample.page.meta
+    title = meta_content(sample.root, "og:title") or page_title(sample.root)
+    return Metadata(title=headline_of(sample.root, strip_affixes(title, affixes)))
 
 
 def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:

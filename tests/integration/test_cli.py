@@ -114,9 +114,11 @@ def test_json_gives_an_array_for_several_pages(runner: CliRunner, learned: Path,
     assert [r["method"] for r in json.loads(result.stdout)] == ["wrapper", "wrapper"]
 
 
-def test_text_separates_pages_with_a_blank_line(runner: CliRunner, learned: Path, example: ExampleSite) -> None:
+def test_text_separates_pages_with_a_blank_line_and_a_header(runner: CliRunner, learned: Path, example: ExampleSite) -> None:
     result = invoke(runner, "extract", "--db", learned, example.held_out, example.sample[0])
-    assert "\n\n" + json.loads(invoke(runner, "extract", "--db", learned, "--format", "json", example.sample[0]).stdout)["title"] in result.stdout
+    title = json.loads(invoke(runner, "extract", "--db", learned, "--format", "json", example.sample[0]).stdout)["title"]
+    assert f"\n\n==> {example.sample[0]} <==\n{title}\n" in result.stdout
+    assert result.stdout.startswith(f"==> {example.held_out} <==\n")
 
 
 def test_extract_reads_stdin(runner: CliRunner, learned: Path, example: ExampleSite) -> None:
