@@ -69,10 +69,9 @@ def _common(titles: Sequence[str], needed: int, *, reverse: bool) -> str:
         rest = [t[len(affix):] if reverse else t[: -len(affix)] for t in titles if (t.startswith(affix) if reverse else t.endswith(affix))]
         if all(any(c.isalnum() for c in r) for r in rest):
             best = affix
-    if not any(c.isalpha() for c in best):
-        # Punctuation alone ("=> ... <=") is decoration only when it is on most titles; it is, here.
-        return best if best.strip(" ") and all(c in SEPARATORS for c in best) else ""
-    return best
+    # Decoration is joined by a separator ("Title | Site", "AFP: Title", "=> Title <="); words
+    # alone shared by most titles ("The ...") are the headlines' own.
+    return best if any(c in SEPARATORS.strip() for c in best) else ""
 
 
 # Where a <title> is cut into the headline and the site's other parts ("Headline - Section - Site").

@@ -19,6 +19,7 @@ def render(document: Document) -> str:
     out: list[str] = []
     lists: list[str] = []  # the open list tags, innermost last
     items: list[bool] = []  # whether each open list has an open <li>
+    list_ids: list[int] = []  # which list of the page each open list is
     quote = 0
     for group in groups(document.leaves):
         first = group[0]
@@ -26,6 +27,9 @@ def render(document: Document) -> str:
         if first.quote != quote:
             _close_lists(out, lists, items, 0)
         _close_lists(out, lists, items, depth)
+        if depth and len(lists) == depth and first.list_id != list_ids[depth - 1]:
+            _close_lists(out, lists, items, depth - 1)  # another list at the same depth
+        del list_ids[len(lists):]
         while first.quote > quote:
             out.append("<blockquote>")
             quote += 1
@@ -40,6 +44,7 @@ def render(document: Document) -> str:
             out.append(f"<{tag}>")
             lists.append(tag)
             items.append(False)
+            list_ids.append(first.list_id)
         if depth and (first.item_start or not items[-1]):
             out.append("<li>")
             items[-1] = True
@@ -71,9 +76,11 @@ def _block(group: Sequence[Leaf]) -> str:
         return "\n".join(lines)
     if first.code:
         return "<pre><code>" + escape("\n".join(leaf.raw or leaf.text for leaf in group)) + "</code></pre>"
+    if first.figure:
+        return "<figure>" + "".join(
+            f"<figcaption>{inline(leaf.spans)}</figcaption>" if leaf.text else inline(leaf.spans) for leaf in group
+        ) + "</figure>"
     content = inline(first.spans)
-    if first.is_image:
-        return f"<figure>{content}</figure>"
     if first.heading:
         return f"<h{first.heading}>{content}</h{first.heading}>"
     if first.caption:

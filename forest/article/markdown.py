@@ -47,13 +47,17 @@ def render(document: Document, *, title: str | None = None, links: bool = False,
             block = _table(group, links=links, images=images)
         elif first.code:
             block = _code(group)
+        elif len(group) > 1:  # a figure: its image, then its caption
+            block = "\n\n".join(b for b in (_leaf(leaf, links=links, images=images) for leaf in group) if b)
         else:
             block = _leaf(first, links=links, images=images)
         if not block:
             continue
         quote = "> " * first.quote
         block = "\n".join((quote + line).rstrip() if line or quote else "" for line in block.split("\n"))
-        tight = previous is not None and previous.list_depth and first.list_depth and first.item_start and first.quote == previous.quote
+        tight = (previous is not None and previous.list_depth and first.list_depth and first.item_start
+                 and first.quote == previous.quote
+                 and not (first.list_depth == previous.list_depth and first.list_id != previous.list_id))
         if tight and parts:
             parts[-1] += "\n" + block
         else:

@@ -62,6 +62,8 @@ class Leaf:
     column: int = 0
     header: bool = False
     caption: bool = False
+    figure: int = 0
+    list_id: int = 0
     link_chars: int = 0
 
     @property
@@ -120,6 +122,8 @@ class _Context:
     column: int = 0
     header: bool = False
     caption: bool = False
+    figure: int = 0
+    list_id: int = 0
     link: str | None = None
     inline_code: bool = False
 
@@ -142,6 +146,8 @@ class _Walker:
         self.line = _Line()
         self.line_context = self.context
         self.tables = 0
+        self.figures = 0
+        self.lists = 0
         self.items: list[int] = []  # item counters per open list
         self.pending_item = False
         self.link_depth = 0
@@ -194,7 +200,7 @@ class _Walker:
             text=text, spans=tuple(line.spans), heading=ctx.heading, list_depth=ctx.list_depth, ordered=ctx.ordered,
             item_start=item_start, item=item, quote=ctx.quote, code=ctx.code, raw=joined.strip("\n") if ctx.code else "",
             table=ctx.table, row=ctx.row, column=ctx.column, header=ctx.header, caption=ctx.caption,
-            link_chars=min(link_chars, len(text)),
+            figure=ctx.figure, list_id=ctx.list_id, link_chars=min(link_chars, len(text)),
         ))
 
     # --- the walk ---
@@ -231,7 +237,8 @@ class _Walker:
             return replace(ctx, heading=HEADINGS[tag])
         if tag in ("ul", "ol"):
             self.items.append(0)
-            return replace(ctx, list_depth=ctx.list_depth + 1, ordered=tag == "ol")
+            self.lists += 1
+            return replace(ctx, list_depth=ctx.list_depth + 1, ordered=tag == "ol", list_id=self.lists)
         if tag == "li":
             if self.items:
                 self.items[-1] += 1
@@ -253,6 +260,9 @@ class _Walker:
             return replace(ctx, table=0)
         if tag in ("td", "th") and ctx.table:
             return replace(ctx, column=_column(element), row=_row(element), header=tag == "th")
+        if tag == "figure":
+            self.figures += 1
+            return replace(ctx, figure=self.figures)
         if tag in ("figcaption", "caption"):
             return replace(ctx, caption=True)
         return ctx
@@ -311,12 +321,14 @@ def table_rows(leaves: Iterable[Leaf]) -> list[list[list[Leaf]]]:
 
 
 def groups(leaves: Sequence[Leaf]) -> list[list[Leaf]]:
-    """The leaves in the runs renderers print as one block: a table's cells, a code block's lines; else one leaf each."""
+    """The leaves in the runs renderers print as one block: a table's cells, a code block's lines, a figure's
+    image and caption; else one leaf each."""
     out: list[list[Leaf]] = []
     for leaf in leaves:
         last = out[-1][-1] if out else None
         if last is not None and (
             (leaf.table and leaf.table == last.table) or (leaf.code and last.code and leaf.quote == last.quote and not leaf.table)
+            or (leaf.figure and leaf.figure == last.figure and not leaf.table and not leaf.code)
         ):
             out[-1].append(leaf)
         else:

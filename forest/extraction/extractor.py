@@ -76,6 +76,8 @@ def extract(
         title = headline_of(root, title)
     site = wrapper.site if wrapper else None
     notes: tuple[str, ...] = ()
+    # Read before the region's exclusions (the thread among them) are cut from the tree.
+    comments = _comments(root, wrapper, url) if settings.comments else None
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
             nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=with_html)
@@ -85,14 +87,22 @@ def extract(
                 article = Article(url, site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence)
                 if with_html:  # the structure costs a walk in Python: only for callers that print it
                     article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
-                return replace(article, author=found["author"], date=found["date"])
+                return replace(article, author=found["author"], date=found["date"], comments=comments)
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
         if wrapper.exclusions:
             # The patterns may have cut their exclusions out of the tree (forest.region.select):
             # the fallbacks read the page as served.
             root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     article = _cold(root, wrapper, settings, classifier, with_html, url)
-    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes)
+    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes,
+                   comments=comments)
+
+
+def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) -> structure.Document:
+    """The site's learned comment thread on this page (empty when none is learned or found)."""
+    if wrapper is None or not wrapper.comments:
+        return structure.Document()
+    return structure.build(region.outermost(root.xpath(wrapper.comments)), base_url=url)
 
 
 def _cold(

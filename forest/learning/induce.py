@@ -17,6 +17,7 @@ from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
+from forest.learning.comments import learn_comments
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.limits import classifiable
 from forest.model import Page
@@ -111,6 +112,7 @@ class Inducer:
             )
         self.ranked_: list[Ranked] = []
         exclusions: list[str] = []
+        comments = ""
         template: frozenset[str] = frozenset()
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
@@ -147,6 +149,11 @@ class Inducer:
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
+            # The site's comment thread, cut from the article and read on request (forest.learning.comments).
+            comments = learn_comments([(scored[k].index.elements[0].getroottree().getroot(),
+                                        [scored[k].index.elements[i] for i in regions[k]]) for k in explained])
+            if comments and comments not in exclusions:
+                exclusions.append(comments)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
@@ -170,6 +177,7 @@ class Inducer:
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             fields=learn_fields([(sample.root, _field_values(sample, affixes)) for sample in samples]),
             title_affixes=affixes,
+            comments=comments,
         )
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
