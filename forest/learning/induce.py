@@ -18,6 +18,7 @@ from forest.errors import LearnError, ParseError
 from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.learning.comments import learn_comments
+from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.limits import classifiable
 from forest.model import Page
@@ -138,6 +139,8 @@ class Inducer:
                 else:
                     notes.append(why)
                     labels = []
+            # A run of paragraphs becomes their container when it adds only the article's structure.
+            choice = paragraph_containers(choice, scored, settings.scoring)
             chosen, regions, region_blocks = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
             if explained:
