@@ -61,13 +61,17 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
 
 
 def extract_fields(
-    root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None
+    root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True
 ) -> dict[str, str | None]:
-    """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD.
+    """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
+    then (``statements``) microdata, ``rel=author`` and ``<time>``.
 
     :param fields: field -> XPath, as :func:`learn_fields` gives.
     :param html: the page's source; JSON-LD sits in ``<script>`` elements, which
         parsing removes, so it is read from here when a field is still missing.
+    :param statements: search the page body for microdata and ``<time>`` when author or
+        date is still missing: a few walks of the tree, which a wrapper spares (learning
+        turned the site's own places for them into field XPaths).
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
@@ -83,7 +87,7 @@ def extract_fields(
         linked = json_ld_fields(html)
         for name in FIELDS:
             found[name] = found[name] or linked.get(name)
-    if not (found["author"] and found["date"]):
+    if statements and not (found["author"] and found["date"]):
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
@@ -229,7 +233,7 @@ def _day(value: str) -> date | None:
 
 
 def _element_day(element: etree._Element) -> date | None:
-    stamp = element.get("datetime")
+    stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None)
     if stamp:
         return _day(stamp)
     # Only short texts: a paragraph that mentions a date is not the date element.

@@ -68,12 +68,17 @@ def extract(
     settings = settings or Settings()
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
-    found = extract_fields(root, wrapper.fields if wrapper else {}, html=data)
+    # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
+    fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
+    found = extract_fields(root, fields, html=data, statements=wrapper is None)
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = read_field(root, wrapper.fields, "title") if wrapper is not None else None
     if not title:
         title = strip_affixes(found["title"] or page_title(root), wrapper.title_affixes if wrapper else ("", ""))
-        title = headline_of(root, title)
+        # The page's own statement of its headline, searched only where no learned place says it: no
+        # wrapper, or one whose headline element is missing here (a site whose <title> is its headline has none).
+        if wrapper is None or "title" in wrapper.fields:
+            title = headline_of(root, title)
     site = wrapper.site if wrapper else None
     notes: tuple[str, ...] = ()
     # Read before the region's exclusions (the thread among them) are cut from the tree.

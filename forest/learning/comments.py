@@ -24,6 +24,7 @@ _COMMENTISH = re.compile(r"comment|disqus|discussion|respon[sd]|replies|reaction
 MIN_COMMENT_SHARE = 0.5
 # Fewer characters of text than this: an empty shell or a "0 comments" link, not a thread.
 MIN_COMMENT_CHARS = 40
+_NAMED = etree.XPath(".//*[@id or @class]")
 
 
 def learn_comments(pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]]) -> str:
@@ -48,7 +49,9 @@ def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[
     around = {a for node in region for a in node.iterancestors()} | set(region)
     steps: list[str] = []
     chosen: list[etree._Element] = []
-    for element in body.iter(etree.Element):
+    for element in _NAMED(body):
+        if not _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
+            continue
         if element in around or any(c in chosen for c in element.iterancestors()):
             continue
         named = [s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1])]

@@ -15,15 +15,15 @@ from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
-from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
 from forest.learning.comments import learn_comments
+from forest.learning.page_fields import site_fields
 from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES
-from forest.titles import headline_of, learn_affixes, strip_affixes
+from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
@@ -178,7 +178,7 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            fields=learn_fields([(sample.root, _field_values(sample, affixes)) for sample in samples]),
+            fields=site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes),
             title_affixes=affixes,
             comments=comments,
         )
@@ -238,15 +238,6 @@ def _score(
         scored.append(page)
         keyed.append((sample, frozenset(keywords.terms)))
     return scored, keyed
-
-
-def _field_values(sample: _Sample, affixes: tuple[str, str]) -> Metadata:
-    """What a sample page says its title, author and date are: its feed item's values, else (saved
-    pages) its ``og:title`` or its ``<title>`` without the site's decoration, for the headline."""
-    if sample.page.meta is not None:
-        return sample.page.meta
-    title = meta_content(sample.root, "og:title") or page_title(sample.root)
-    return Metadata(title=headline_of(sample.root, strip_affixes(title, affixes)))
 
 
 def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
