@@ -363,7 +363,7 @@ def extract(
                         article = extract_url(path, store=store, settings=settings, learn_if_missing=not no_learn,
                                               site=site, progress=progress)
                 else:
-                    article = extract_page(_read(path), site=site, store=store)
+                    article = extract_page(_read(path), site=site, store=store, settings=settings)
             except (ParseError, FetchError, FeedError, LearnError) as exc:
                 if click.get_current_context().meta.get(_DEBUG):
                     raise
