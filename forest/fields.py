@@ -194,7 +194,19 @@ def _keys(element: etree._Element) -> Iterator[str]:
 def _compiled(xpath: str) -> etree.XPath:
     # A site's field XPaths serve every page of the site: compiled once.  A malformed one
     # raises here (stored wrappers are checked at load: forest.wrapper_schema).
-    return etree.XPath(xpath)
+    return etree.XPath(by_id(xpath))
+
+
+# A field XPath that starts at an element by its id: libxml2 registers HTML ids, so
+# id('x') is a lookup where //div[@id='x'] tests every div of the page (0.9 against
+# 17 microseconds on an l3s_gn1 page; the first element with the id, as the field reads).
+# Not for an id with a space: id() would read it as two.
+_ID_STEP = re.compile(r"""^//([A-Za-z][\w-]*)\[@id=('[^'\s]+'|"[^"\s]+")\](?=/|$)""")
+
+
+def by_id(xpath: str) -> str:
+    """``xpath`` with a leading ``//tag[@id='x']`` step written as ``id('x')/self::tag``."""
+    return _ID_STEP.sub(lambda m: f"id({m.group(2)})/self::{m.group(1)}", xpath, count=1)
 
 
 def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
