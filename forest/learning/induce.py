@@ -16,7 +16,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.html import meta_content, page_title, parse_html
-from forest.learning.comments import learn_comments
+from forest.learning.comments import inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
@@ -153,9 +153,10 @@ class Inducer:
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
             # The site's comment thread, cut from the article and read on request (forest.learning.comments).
-            comments = learn_comments([(scored[k].index.elements[0].getroottree().getroot(),
-                                        [scored[k].index.elements[i] for i in regions[k]]) for k in explained])
-            if comments and comments not in exclusions:
+            sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
+            comments = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
+                                       for k, region in zip(explained, sample_regions)])
+            if comments and comments not in exclusions and inside_regions(comments, sample_regions):
                 exclusions.append(comments)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
