@@ -346,11 +346,16 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
     help="For a URL of a site with no stored wrapper, extract it with the classifier instead of learning the site from its feed first.",
 )
 @click.option("--ignore-robots", is_flag=True, help="Fetch pages even where the site's robots.txt disallows it.")
+@click.option("--links", is_flag=True, help="markdown: keep links as [text](url).")
+@click.option("--images", is_flag=True, help="markdown: keep images as ![alt](src).")
+@click.option("--comments", is_flag=True, help="Also extract the comments (the site's learned comment thread): a `comments` "
+              "field in json, after the article in text, markdown and html.")
 @allow_private_option
 @common_options
 def extract(
     files: tuple[str, ...], lists: tuple[str, ...], output: Path | None, site: str | None, output_format: str | None,
     learn_k: int | None, jobs: int | None, no_learn: bool = False, ignore_robots: bool = False, allow_private: bool = False,
+    links: bool = False, images: bool = False, comments: bool = False,
 ) -> None:
     """Extract the article of each page: URLs, HTML FILES, directories of them, WARC files, lists (-i), or - for stdin.
 
@@ -367,14 +372,14 @@ def extract(
         raise click.UsageError("give pages to extract: URLs, files, directories, WARC files, or -i LIST")
     if "-" in files and "-" in lists:
         raise click.UsageError("stdin can hold a page (-) or a list (-i -), not both")
-    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private))
+    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private), comments=comments)
     inputs = Inputs(files, lists)
     with _output(output) as out, contextlib.redirect_stdout(out):
         if inputs.single() and not learn_k:
-            _extract_one(files[0], site, settings, output_format or "text", learn_if_missing=not no_learn)
+            _extract_one(files[0], site, settings, output_format or "text", learn_if_missing=not no_learn, links=links, images=images)
             return
         _extract_batch(inputs, site, settings, output_format or "jsonl", learn_k=learn_k, jobs=jobs,
-                       learn_if_missing=not no_learn)
+                       learn_if_missing=not no_learn, links=links, images=images)
 
 
 @contextlib.contextmanager
@@ -386,7 +391,9 @@ def _output(path: Path | None) -> Iterator[IO[str]]:
         yield file
 
 
-def _extract_one(path: str, site: str | None, settings: Settings, output_format: str, *, learn_if_missing: bool) -> None:
+def _extract_one(
+    path: str, site: str | None, settings: Settings, output_format: str, *, learn_if_missing: bool, links: bool, images: bool
+) -> None:
     """One page: its article, or a one-line error and exit status 1."""
     from forest.service.pages import extract_page
 
@@ -399,7 +406,7 @@ def _extract_one(path: str, site: str | None, settings: Settings, output_format:
                     article = extract_url(path, store=store, settings=settings, learn_if_missing=learn_if_missing,
                                           site=site, progress=progress)
             else:
-                article = extract_page(_read(path), site=site, store=store)
+                article = extract_page(_read(path), site=site, store=store, settings=settings)
         except (ParseError, FetchError, FeedError, LearnError) as exc:
             if click.get_current_context().meta.get(_DEBUG):
                 raise
@@ -409,12 +416,12 @@ def _extract_one(path: str, site: str | None, settings: Settings, output_format:
     if output_format == "json":
         click.echo(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        _emit(article, record, output_format, first=True)
+        _emit(article, record, output_format, first=True, links=links, images=images)
 
 
 def _extract_batch(
     inputs: Inputs, site: str | None, settings: Settings, output_format: str, *, learn_k: int | None, jobs: int | None,
-    learn_if_missing: bool,
+    learn_if_missing: bool, links: bool, images: bool,
 ) -> None:
     """Many pages (forest.batch): a record per page in input order, a summary line on stderr."""
     from forest.batch import Options, Summary, default_jobs, run_batch
@@ -434,13 +441,12 @@ def _extract_batch(
             click.echo(text)
             continue
         # Text formats: a header line names each page, a blank line before the next.
-        if summary.pages > 1:
-            click.echo()
-        click.echo(f"==> {result.source} <==")
         if result.article is None:
-            click.echo(f"error: {result.error}")
+            if summary.pages > 1:
+                click.echo()
+            click.echo(f"==> {result.source} <==\nerror: {result.error}")
         else:
-            _emit(result.article, record, output_format, first=True)
+            _emit(result.article, record, output_format, first=summary.pages == 1, header=result.source, links=links, images=images)
     if output_format == "json":
         click.echo("]" if summary.pages else "[]")
     if not summary.pages and not summary.skipped:
@@ -450,25 +456,20 @@ def _extract_batch(
         raise CLIError("no page could be read")
 
 
-def _emit(article: Article, record: dict[str, Any], output_format: str, *, first: bool) -> None:
+def _emit(
+    article: Article, record: dict[str, Any], output_format: str, *, first: bool, header: str | None = None,
+    links: bool = False, images: bool = False,
+) -> None:
+    from forest.article.render import render
+
     if output_format == "jsonl":
         click.echo(json.dumps(record, ensure_ascii=False))
         return
-    if output_format == "html":
-        click.echo(article.html)
-        return
     if not first:
         click.echo()
-    paragraphs = article.text.split("\n") if article.text else []
-    if output_format == "markdown":
-        click.echo(f"# {article.title}" if article.title else "")
-        for paragraph in paragraphs:
-            click.echo()
-            click.echo(paragraph)
-    else:
-        click.echo(article.title)
-        for paragraph in paragraphs:
-            click.echo(paragraph)
+    if header is not None:  # several pages: say where each article starts
+        click.echo(f"<!-- {header} -->" if output_format == "html" else f"==> {header} <==")
+    click.echo(render(article, output_format, links=links, images=images), nl=False)
 
 
 # --- stored wrappers -----------------------------------------------------------------

@@ -79,6 +79,8 @@ class Settings:
     :param n_pages: sample pages fetched from a feed to learn a site.
     :param relearn_after_misses: a site with a known feed is relearned after this
         many pages since it was learned found no learned pattern (drift).
+    :param comments: extraction also reads the site's learned comment thread into
+        ``Article.comments`` (they are left out of the article either way).
     """
 
     max_page_bytes: int = 10_000_000
@@ -91,6 +93,7 @@ class Settings:
     classifier: bool = True
     n_pages: int = 10
     relearn_after_misses: int = 5
+    comments: bool = False
     fetch: FetchSettings = field(default_factory=FetchSettings)
 
     def __post_init__(self) -> None:

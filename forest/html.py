@@ -165,12 +165,12 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
 
 
 def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
-    """The page's ``<meta name|property=... content=...>`` values, the first of each name."""
+    """The page's ``<meta name|property|itemprop=... content=...>`` values, the first of each name."""
     tags: dict[str, str] = {}
     for meta in _head_first(root, "meta"):
         content = meta.get("content")
         if content and content.strip():
-            for key in (meta.get("property"), meta.get("name")):
+            for key in (meta.get("property"), meta.get("name"), meta.get("itemprop")):
                 if key:
                     tags.setdefault(key, content)
     return tags

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from keywords.model import Metadata
+
+if TYPE_CHECKING:
+    from forest.article.structure import Document
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +35,11 @@ class Article:
     patterns matched), ``"page"`` (no pattern matched: FOREST's scoring ran on
     this page alone with the page's own title and description as keywords) or
     ``"none"`` (nothing usable was found).  ``confidence`` is in [0, 1].
+
+    ``document`` is the article's structure (headings, lists, tables, links; see
+    :mod:`forest.article`) when extraction was asked for it (``with_html``), and ``html``
+    its clean rendering; ``comments`` the site's comment thread, when asked for
+    (``with_comments``) and found.
     """
 
     url: str | None
@@ -44,12 +53,15 @@ class Article:
     author: str | None = None
     date: str | None = None
     notes: tuple[str, ...] = field(default=())
+    document: Document | None = field(default=None, compare=False, repr=False)
+    comments: Document | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        """The article as JSON: a missing title, author or date is null; ``comments`` only when asked for."""
+        record: dict[str, object] = {
             "url": self.url,
             "site": self.site,
-            "title": self.title,
+            "title": self.title or None,
             "author": self.author,
             "date": self.date,
             "text": self.text,
@@ -59,3 +71,6 @@ class Article:
             "confidence": round(self.confidence, 3),
             "notes": list(self.notes),
         }
+        if self.comments is not None:
+            record["comments"] = self.comments.text
+        return record

@@ -33,6 +33,10 @@ class Wrapper:
     :param feed_url: the feed it was learned from, if any: drift relearns the site from it.
     :param misses_at_learn: the store's miss counter for the site when it was learned;
         misses since then measure drift.
+    :param title_affixes: the prefix and suffix the site adds to its pages' ``<title>``
+        (forest.titles), stripped from the title extraction reads there.
+    :param comments: XPath of the site's comment thread (forest.comments), cut from the
+        article and read into ``Article.comments`` on request; '' when the sample had none.
     """
 
     site: str
@@ -46,6 +50,8 @@ class Wrapper:
     fields: Mapping[str, str] = field(default_factory=dict)
     feed_url: str | None = None
     misses_at_learn: int = 0
+    title_affixes: tuple[str, str] = ("", "")
+    comments: str = ""
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -66,6 +72,8 @@ class Wrapper:
             "fields": dict(self.fields),
             "feed_url": self.feed_url,
             "misses_at_learn": self.misses_at_learn,
+            "title_affixes": list(self.title_affixes),
+            "comments": self.comments,
         }
 
     @classmethod
@@ -97,6 +105,9 @@ class Wrapper:
                 # Wrappers stored before these were fields kept them as strings in the variant.
                 feed_url=_optional_str(data.get("feed_url", variant.get("feed_url"))),
                 misses_at_learn=int(data.get("misses_at_learn", variant.get("misses_at_learn", 0))),
+                # Wrappers stored before titles and comments were learned have neither.
+                title_affixes=_affixes(data.get("title_affixes", ("", ""))),
+                comments=str(data.get("comments") or ""),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -110,3 +121,9 @@ def _optional_str(value: object) -> str | None:
     if value is None or isinstance(value, str):
         return value or None
     raise TypeError(f"expected a string or null, got {value!r}")
+
+
+def _affixes(value: object) -> tuple[str, str]:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return str(value[0]), str(value[1])
+    raise TypeError(f"expected [prefix, suffix], got {value!r}")

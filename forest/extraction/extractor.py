@@ -14,13 +14,16 @@ from dataclasses import replace
 from lxml import etree
 
 from forest import region
+from forest.article import structure
+from forest.article.render import with_structure
 from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
-from forest.fields import extract_fields
+from forest.fields import extract_fields, read_field
 from forest.html import page_title, parse_html
 from forest.limits import classifiable
 from forest.model import Article
+from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_keywords
 from patterns.dom import index_page
@@ -65,30 +68,51 @@ def extract(
     settings = settings or Settings()
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
-    found = extract_fields(root, wrapper.fields if wrapper else {}, html=data)
-    title = found["title"] or page_title(root)
+    # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
+    fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
+    found = extract_fields(root, fields, html=data, statements=wrapper is None)
+    # The learned headline element; else the page's own title without the site's decoration (forest.titles).
+    title = read_field(root, wrapper.fields, "title") if wrapper is not None else None
+    if not title:
+        title = strip_affixes(found["title"] or page_title(root), wrapper.title_affixes if wrapper else ("", ""))
+        # The page's own statement of its headline, searched only where no learned place says it: no
+        # wrapper, or one whose headline element is missing here (a site whose <title> is its headline has none).
+        if wrapper is None or "title" in wrapper.fields:
+            title = headline_of(root, title)
     site = wrapper.site if wrapper else None
     notes: tuple[str, ...] = ()
+    # Read before the region's exclusions (the thread among them) are cut from the tree.
+    comments = _comments(root, wrapper, url) if settings.comments else None
     if wrapper is not None:
         for rank, pattern in enumerate(wrapper.patterns):
             nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=with_html)
             n_words = region.words(blocks)
             if nodes and region.plausible(n_words, pattern.terms):
-                html = region.to_html(nodes) if with_html else ""
                 confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
-                article = Article(url, site, title, region.to_text(blocks), html, pattern.xpath, "wrapper", confidence)
-                return replace(article, author=found["author"], date=found["date"])
+                article = Article(url, site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence)
+                if with_html:  # the structure costs a walk in Python: only for callers that print it
+                    article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
+                return replace(article, author=found["author"], date=found["date"], comments=comments)
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
         if wrapper.exclusions:
             # The patterns may have cut their exclusions out of the tree (forest.region.select):
             # the fallbacks read the page as served.
             root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-    article = _cold(root, wrapper, settings, classifier, with_html)
-    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes)
+    article = _cold(root, wrapper, settings, classifier, with_html, url)
+    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes,
+                   comments=comments)
+
+
+def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) -> structure.Document:
+    """The site's learned comment thread on this page (empty when none is learned or found)."""
+    if wrapper is None or not wrapper.comments:
+        return structure.Document()
+    return structure.build(region.outermost(root.xpath(wrapper.comments)), base_url=url)
 
 
 def _cold(
-    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: TagClassifier | None, with_html: bool
+    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: TagClassifier | None, with_html: bool,
+    url: str | None = None,
 ) -> Article:
     """A page no learned pattern fits: the classifier's content blocks, or FOREST's region of the page alone."""
     if classifier is None and settings.classifier:
@@ -100,12 +124,14 @@ def _cold(
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
         content = [p.block for p in predictions if p.is_content]
         if region.words(content) >= MIN_CLASSIFIED_WORDS:
-            return Article(None, None, "", region.to_text(content), "", None, "classifier", 0.5)
+            article = Article(None, None, "", region.to_text(content), "", None, "classifier", 0.5)
+            return with_structure(article, structure.from_blocks(content)) if with_html else article
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
     if not nodes:
         return Article(None, None, "", "", "", None, "none", 0.0)
-    return Article(None, None, "", region.to_text(blocks), region.to_html(nodes) if with_html else "", None, "page", 0.3)
+    article = Article(None, None, "", region.to_text(blocks), "", None, "page", 0.3)
+    return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
 
 
 def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:

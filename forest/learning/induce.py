@@ -15,12 +15,15 @@ from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
-from forest.fields import learn_fields
 from forest.html import meta_content, page_title, parse_html
+from forest.learning.comments import inside_regions, learn_comments
+from forest.learning.page_fields import site_fields
+from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES
+from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
@@ -110,6 +113,7 @@ class Inducer:
             )
         self.ranked_: list[Ranked] = []
         exclusions: list[str] = []
+        comments = ""
         template: frozenset[str] = frozenset()
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
@@ -135,6 +139,8 @@ class Inducer:
                 else:
                     notes.append(why)
                     labels = []
+            # A run of paragraphs becomes their container when it adds only the article's structure.
+            choice = paragraph_containers(choice, scored, settings.scoring)
             chosen, regions, region_blocks = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
             if explained:
@@ -146,11 +152,19 @@ class Inducer:
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
+            # The site's comment thread, cut from the article and read on request (forest.learning.comments).
+            sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
+            comments = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
+                                       for k, region in zip(explained, sample_regions)])
+            if comments and comments not in exclusions and inside_regions(comments, sample_regions):
+                exclusions.append(comments)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
             raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
 
+        # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
+        affixes = learn_affixes([page_title(sample.root) for sample in samples])
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
@@ -165,7 +179,9 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            fields=learn_fields([(sample.root, sample.page.meta) for sample in samples if sample.page.meta]),
+            fields=site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes),
+            title_affixes=affixes,
+            comments=comments,
         )
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self

@@ -118,6 +118,7 @@ def test_text_separates_pages_with_a_blank_line_and_a_header(runner: CliRunner, 
     result = invoke(runner, "extract", "--db", learned, "--format", "text", example.held_out, example.sample[0])
     title = json.loads(invoke(runner, "extract", "--db", learned, "--format", "json", example.sample[0]).stdout)["title"]
     assert f"\n\n==> {example.sample[0]} <==\n{title}\n" in result.stdout
+    assert result.stdout.startswith(f"==> {example.held_out} <==\n")
 
 
 def test_several_pages_default_to_jsonl(runner: CliRunner, learned: Path, example: ExampleSite) -> None:

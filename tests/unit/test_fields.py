@@ -186,3 +186,8 @@ def test_wrapper_fields_round_trip_and_default_to_empty() -> None:
     assert Wrapper.from_dict(data) == wrapper
     del data["fields"]  # a wrapper stored before fields existed
     assert Wrapper.from_dict(data).fields == {}
+
+
+def test_a_field_by_id_reads_the_same_element() -> None:
+    html = "<html><body><div id='x'><h1>Head</h1></div><div id='y'><h1>Other</h1></div></body></html>"
+    assert extract_fields(parse_html(html), {"title": "//div[@id='y']/h1"})["title"] == "Other"

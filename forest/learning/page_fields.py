@@ -1,0 +1,50 @@
+"""Learn where a site shows an article's title, author and date, from feed items or, without a feed, from what the pages state.
+
+A field XPath costs extraction a walk of the page, so one is learned only where the
+page's head does not already say it: the headline when the site's ``<title>`` (its
+decoration stripped) is not the headline on some sample page, the author and date when
+they are stated in the body (microdata, ``<time>``) and not in meta tags or JSON-LD.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lxml import etree
+
+from forest.fields import FIELDS, extract_fields, learn_fields
+from forest.html import meta_content, page_title
+from forest.metadata import microdata_fields
+from forest.titles import headline_of, strip_affixes
+from keywords.model import Metadata
+
+
+def site_fields(
+    samples: Sequence[tuple[etree._Element, str, Metadata | None]], affixes: tuple[str, str]
+) -> dict[str, str]:
+    """Field name -> XPath for the site.
+
+    :param samples: each sample page's parsed tree, its HTML and its feed item (None without a feed).
+    :param affixes: the site's ``<title>`` decoration (forest.titles).
+    """
+    values: list[dict[str, str]] = []
+    needed: set[str] = set()
+    for root, html, meta in samples:
+        if meta is not None:
+            values.append({"title": meta.title, "author": meta.author, "date": meta.published})
+            needed.update(FIELDS)
+            continue
+        plain = strip_affixes(meta_content(root, "og:title") or page_title(root), affixes)
+        headline = headline_of(root, plain)
+        head = extract_fields(root, {}, html=html, statements=False)
+        body = microdata_fields(root) if not (head["author"] and head["date"]) else {}
+        values.append({"title": headline, "author": head["author"] or body.get("author", ""),
+                       "date": head["date"] or body.get("date", "")})
+        if headline != plain:
+            needed.add("title")
+        needed.update(name for name in ("author", "date") if body.get(name) and not head[name])
+    kept = [{name: value[name] if name in needed else "" for name in FIELDS} for value in values]
+    return learn_fields([
+        (root, Metadata(title=value["title"], author=value["author"], published=value["date"]))
+        for (root, _, _), value in zip(samples, kept)
+    ])

@@ -1,0 +1,187 @@
+"""What a page states about its article without a feed: JSON-LD, microdata, meta tags and ``<time>``; dates in ISO 8601.
+
+Small code rather than a library: htmldate (trafilatura's) guesses dates from URLs and
+free text as well, and extruct parses every syntax into a generic graph; forest reads
+only the page's explicit statements, in a fixed order, and leaves guessing to no one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from datetime import date, datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+
+from lxml import etree
+
+from forest.limits import loads_json
+
+# Searched in the page's bytes (parsing removes <script>; no decoding of the whole page just to find one).
+_JSON_LD = re.compile(
+    rb"""<script[^>]*type\s*=\s*["']?application/ld\+json["']?[^>]*>(.*?)</script\s*>""", re.IGNORECASE | re.DOTALL
+)
+# JSON-LD types whose headline, author and date are the article's (schema.org's Article and
+# its subtypes); a WebPage's or an Organization's name is not the article's title.
+_ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|LiveBlogPosting)$")
+# Tried in this order: the page's own statement of the publication date first, any <time> last.
+_DATE_PLACES = tuple(etree.XPath(x) for x in (
+    "(//*[@itemprop='datePublished'])[1]", "(//*[@itemprop='dateCreated'])[1]", "(//time[@pubdate])[1]",
+    "(//body//time[@datetime])[1]",
+))
+_AUTHOR_PLACES = tuple(etree.XPath(x) for x in ("(//*[@itemprop='author'])[1]", "(//body//*[@rel='author'])[1]"))
+# Longer than this, an "author" element is a bio box, not a name.
+MAX_AUTHOR = 100
+_ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+
+# Dates a page may print; the feed's date is compared by calendar day.
+_DATE_FORMATS = (
+    "%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y",
+    "%d.%m.%Y", "%Y/%m/%d", "%A, %d %B %Y", "%A, %B %d, %Y", "%a, %d %b %Y",
+)
+_ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b", re.IGNORECASE)
+# A time zone written as a name after a timestamp ("2024-04-16 09:15 EST"): the names US and
+# European pages use, at their standard offsets.
+_ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
+          "PST": -8, "PDT": -7, "CET": 1, "CEST": 2, "BST": 1, "EET": 2, "EEST": 3}
+_ZONE_NAME = re.compile(r"\s*\b([A-Z]{1,4})$")
+_OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})$")
+
+
+def normalize_date(value: str) -> str:
+    """An ISO 8601 form of a date or timestamp: ``YYYY-MM-DD``, or a UTC timestamp when it has a
+    time zone, or the text itself when it is not a date it can read ('' stays '')."""
+    value = " ".join(value.split())
+    if not value:
+        return ""
+    parsed = parse_date(value)
+    if parsed is None:
+        return value
+    if isinstance(parsed, datetime) and parsed.tzinfo is not None:
+        return parsed.astimezone(timezone.utc).isoformat()
+    return parsed.isoformat()
+
+
+def parse_date(value: str) -> date | datetime | None:
+    """A date or timestamp from ISO 8601, RFC 2822, a zone-named timestamp or a written date; None if none."""
+    text = value.strip()
+    iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
+    try:
+        if len(iso) == 10:
+            return date.fromisoformat(iso)
+        return datetime.fromisoformat(iso)
+    except ValueError:
+        pass
+    named = _ZONE_NAME.search(text)
+    if named and named.group(1) in _ZONES:
+        base = parse_date(text[: named.start()])
+        if isinstance(base, datetime) and base.tzinfo is None:
+            return base.replace(tzinfo=timezone(timedelta(hours=_ZONES[named.group(1)])))
+    cleaned = _ORDINAL.sub(r"\1", text)
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(cleaned, fmt).date()
+        except ValueError:
+            continue
+    try:
+        return parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def json_ld_fields(html: str | bytes) -> dict[str, str]:
+    """Title (``headline``), author and date (``datePublished``) from a page's JSON-LD, where present.
+
+    Objects of an article type (``Article``, ``NewsArticle``, ``BlogPosting``...) are read
+    first, anywhere in the page's scripts, lists and ``@graph``; then any object with a
+    headline or a publication date.  Broken JSON is skipped: sites ship trailing commas
+    and raw newlines in strings.
+    """
+    found: dict[str, str] = {}
+    # Most pages have none: a substring test spares encoding and scanning the whole page.
+    if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
+        return found
+    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
+    nodes: list[Mapping[str, object]] = []
+    for match in _JSON_LD.finditer(data_bytes):
+        try:
+            # Bounded depth: a page's JSON-LD nested 100,000 deep raised RecursionError (issue 15, case 4).
+            data = loads_json(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
+        except ValueError:
+            continue
+        nodes.extend(_json_nodes(data))
+    for node in sorted(nodes, key=lambda n: not _is_article(n)):  # stable: page order within each kind
+        if not (_is_article(node) or "datePublished" in node or "headline" in node):
+            continue
+        title = node.get("headline") or node.get("name")
+        author = _json_author(node.get("author"))
+        published = normalize_date(str(node.get("datePublished") or node.get("dateCreated") or ""))
+        for name, value in (("title", title), ("author", author), ("date", published)):
+            if isinstance(value, str) and value.strip() and name not in found:
+                found[name] = " ".join(value.split())
+    return found
+
+
+def microdata_fields(root: etree._Element) -> dict[str, str]:
+    """Author and date from microdata (``itemprop``), ``rel=author`` and ``<time datetime>``, where present."""
+    found: dict[str, str] = {}
+    for place in _DATE_PLACES:
+        dated = _first(place(root))
+        stamp = " ".join((dated.get("datetime") or dated.get("content") or _text(dated)).split()) if dated is not None else ""
+        if stamp and parse_date(stamp) is not None:
+            found["date"] = normalize_date(stamp)
+            break
+    for place in _AUTHOR_PLACES:
+        credited = _first(place(root))
+        if credited is None:
+            continue
+        names = [_text(e) for e in _ITEMPROP_NAME(credited)]
+        author = " ".join((credited.get("content") or next((n for n in names if n), "") or _text(credited)).split())
+        if author and not is_url(author) and len(author) <= MAX_AUTHOR:
+            found["author"] = author
+            break
+    return found
+
+
+def is_url(value: str) -> bool:
+    return value.startswith(("http://", "https://", "//"))
+
+
+def _first(result: object) -> etree._Element | None:
+    if isinstance(result, list):
+        return next((e for e in result if isinstance(e, etree._Element)), None)
+    return None
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _is_article(node: Mapping[str, object]) -> bool:
+    kind = node.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and _ARTICLE_TYPE.search(k) is not None for k in kinds)
+
+
+def _json_nodes(data: object) -> Iterator[Mapping[str, object]]:
+    """Every object in a JSON-LD document, through lists and ``@graph`` (bounded depth), in document order."""
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > 4:
+            continue
+        if isinstance(node, list):
+            stack.extend((n, depth + 1) for n in reversed(node))
+        elif isinstance(node, dict):
+            yield node
+            if "@graph" in node:
+                stack.append((node["@graph"], depth + 1))
+
+
+def _json_author(value: object) -> str | None:
+    names: list[str] = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str) and not is_url(item):
+            names.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("name"), str):
+            names.append(str(item["name"]))
+    return ", ".join(n.strip() for n in names if n.strip()) or None

@@ -1,0 +1,104 @@
+"""A site's title decoration: the prefix and suffix it adds to every page's ``<title>`` ("... | Larkford Courier").
+
+Learned from the sample pages (the longest affix that ends, or starts, at a word boundary
+on most of them), stored in the wrapper, and stripped from a page's ``<title>`` or
+``og:title`` when the site's headline element is not found.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from lxml import etree
+
+# An affix is the site's when at least this share of the sample titles carry it (and two
+# at least): one page's title ending like another's by chance is not decoration.
+MIN_AFFIX_SHARE = 0.6
+# What joins a decoration to the headline, stripped with it ("Title | Site", "Title - Site").
+SEPARATORS = " \t|-\u2013\u2014:\u00bb\u00ab/\\_\u2022\u00b7~=<>*"
+
+
+def learn_affixes(titles: Sequence[str]) -> tuple[str, str]:
+    """The prefix and suffix most of ``titles`` share, each starting or ending at a word boundary
+    and holding a letter ('' for none)."""
+    titles = [" ".join(t.split()) for t in titles if t and t.strip()]
+    needed = max(2, math.ceil(MIN_AFFIX_SHARE * len(titles)))
+    if len(titles) < needed:
+        return "", ""
+    suffix = _common(titles, needed, reverse=False)
+    prefix = _common([t[: len(t) - len(suffix)] if suffix and t.endswith(suffix) else t for t in titles], needed, reverse=True)
+    return prefix, suffix
+
+
+def strip_affixes(title: str, affixes: tuple[str, str]) -> str:
+    """``title`` without the site's decoration (and the separators joining it), whitespace-normalized.
+
+    A title that is all decoration is returned whole.
+    """
+    title = " ".join(title.split())
+    prefix, suffix = affixes
+    stripped = title
+    if suffix and stripped.endswith(suffix) and len(stripped) > len(suffix):
+        stripped = stripped[: -len(suffix)].rstrip(SEPARATORS)
+    if prefix and stripped.startswith(prefix) and len(stripped) > len(prefix):
+        stripped = stripped[len(prefix):].lstrip(SEPARATORS)
+    return stripped if any(c.isalnum() for c in stripped) else title
+
+
+def _common(titles: Sequence[str], needed: int, *, reverse: bool) -> str:
+    """The longest suffix (``reverse``: prefix) found on ``needed`` titles, cut at a word boundary."""
+    counts: Counter[str] = Counter()
+    for title in titles:
+        seen = set()
+        for i in range(1, len(title)):
+            # A boundary: the affix starts (ends) where a word does not continue across it.
+            if title[i - 1].isalnum() and title[i].isalnum():
+                continue
+            affix = title[:i] if reverse else title[i:]
+            if any(c.isalpha() for c in affix) or any(c in SEPARATORS.strip() for c in affix):
+                seen.add(affix)
+        counts.update(seen)
+    best = ""
+    for affix, count in counts.items():
+        if count < needed or len(affix) <= len(best):
+            continue
+        # Never the whole of a title: something must be left of each title that carries it.
+        rest = [t[len(affix):] if reverse else t[: -len(affix)] for t in titles if (t.startswith(affix) if reverse else t.endswith(affix))]
+        if all(any(c.isalnum() for c in r) for r in rest):
+            best = affix
+    # Decoration is joined by a separator ("Title | Site", "AFP: Title", "=> Title <="); words
+    # alone shared by most titles ("The ...") are the headlines' own.
+    return best if any(c in SEPARATORS.strip() for c in best) else ""
+
+
+# Where a <title> is cut into the headline and the site's other parts ("Headline - Section - Site").
+_CUTS = re.compile(r"\s+(?:[|\u2013\u2014\u00bb\u00ab/:~\u2022\u00b7-]{1,2})\s+|_")
+# One pass over the page's text nodes (in C) finds those that state a part of the title alone.
+_TEXT_NODES = etree.XPath("//body//text()[string-length(normalize-space(.)) >= $shortest]")
+
+
+def headline_of(root: etree._Element, title: str) -> str:
+    """The part of ``title`` that is the page's headline: the longest run of its parts, from its
+    start or its end, that some text of the page states alone; else ``title``.
+
+    "Boy killed by dog - World - General - Camden Advertiser" on a page with
+    ``<strong>Boy killed by dog</strong>`` gives "Boy killed by dog".
+    """
+    cuts = list(_CUTS.finditer(title))
+    if not cuts:
+        return title
+    parts = {title[: m.start()].strip() for m in cuts} | {title[m.end():].strip() for m in cuts}
+    parts = {p for p in parts if sum(c.isalnum() for c in p) >= 3}
+    if not parts:
+        return title
+    best = ""
+    for node in _TEXT_NODES(root, shortest=min(len(p) for p in parts)):
+        text = " ".join(str(node).split())
+        if text == title:
+            return title
+        if text in parts and len(text) > len(best):
+            best = text
+    return best or title

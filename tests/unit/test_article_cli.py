@@ -1,0 +1,53 @@
+"""`forest extract` prints the structure site's articles with --format markdown, --links, --images and --comments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from structure_site import SITE, page
+
+from forest.cli import cli
+
+HELD_OUT = 5
+
+
+@pytest.fixture
+def files(tmp_path: Path, runner: CliRunner, db: Path) -> list[Path]:
+    paths = []
+    for i in range(HELD_OUT + 1):
+        path = tmp_path / f"{i}.html"
+        path.write_text(page(i)[0], encoding="utf-8")
+        paths.append(path)
+    result = runner.invoke(cli, ["learn", "--db", str(db), "--site", SITE, *map(str, paths[:HELD_OUT])], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return paths
+
+
+def _extract(runner: CliRunner, db: Path, *args: object) -> str:
+    result = runner.invoke(cli, ["extract", "--db", str(db), "--site", SITE, *map(str, args)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_markdown_with_links_and_images(runner: CliRunner, db: Path, files: list[Path]) -> None:
+    out = _extract(runner, db, "--format", "markdown", "--links", "--images", files[HELD_OUT])
+    assert out.startswith(f"# {page(HELD_OUT)[1]}\n")
+    assert "[the theatre report](/theatre/more.html)" in out and "![The theatre](/img/theatre.jpg)" in out
+    assert "## What the audience said" in out and "| --- | --- |" in out
+
+
+def test_comments_flag_adds_a_comments_field(runner: CliRunner, db: Path, files: list[Path]) -> None:
+    plain = json.loads(_extract(runner, db, "--format", "json", files[HELD_OUT]))
+    assert "comments" not in plain and "I walked past" not in plain["text"]
+    with_comments = json.loads(_extract(runner, db, "--format", "json", "--comments", files[HELD_OUT]))
+    assert "I walked past the theatre" in with_comments["comments"]
+    assert with_comments["text"] == plain["text"]
+
+
+def test_several_pages_get_a_header_each_in_markdown(runner: CliRunner, db: Path, files: list[Path]) -> None:
+    out = _extract(runner, db, "--format", "markdown", files[HELD_OUT], files[0])
+    assert out.startswith(f"==> {files[HELD_OUT]} <==\n# ")
+    assert f"\n\n==> {files[0]} <==\n# {page(0)[1]}\n" in out

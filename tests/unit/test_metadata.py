@@ -1,0 +1,95 @@
+"""Author and date from what a page states without a feed: JSON-LD, meta tags, microdata, <time> (forest.metadata)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from forest.fields import extract_fields
+from forest.html import parse_html
+from forest.metadata import json_ld_fields, normalize_date
+
+
+def _page(head: str = "", body: str = "<p>text</p>") -> str:
+    return f"<html><head><title>t</title>{head}</head><body>{body}</body></html>"
+
+
+def _ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+@pytest.mark.parametrize(
+    ("head", "body"),
+    [
+        ('<meta property="article:published_time" content="2024-04-16T11:15:00+02:00">', "<p>x</p>"),
+        ('<meta itemprop="datePublished" content="2024-04-16T11:15:00+02:00">', "<p>x</p>"),
+        ("", '<p>Posted <time datetime="2024-04-16T11:15:00+02:00">16 April</time></p>'),
+        ("", '<p><span itemprop="datePublished">2024-04-16T11:15:00+02:00</span></p>'),
+        (_ld({"@type": "NewsArticle", "datePublished": "2024-04-16T11:15:00+02:00"}), "<p>x</p>"),
+        (_ld({"@type": "BlogPosting", "datePublished": "Tue, 16 Apr 2024 09:15:00 GMT"}), "<p>x</p>"),
+        ('<meta name="date" content="2024-04-16 05:15:00 EDT">', "<p>x</p>"),
+    ],
+    ids=["article-meta", "itemprop-meta", "time-element", "itemprop-element", "json-ld", "rfc-2822", "zone-name"],
+)
+def test_the_date_in_each_source_form_is_one_utc_instant(head: str, body: str) -> None:
+    html = _page(head, body)
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2024-04-16T09:15:00+00:00"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-04-16T09:15:00-05:00", "2024-04-16T14:15:00+00:00"),
+        ("2024-04-16T09:15:00.5+0530", "2024-04-16T03:45:00.500000+00:00"),
+        ("2024-04-16 09:15 PST", "2024-04-16T17:15:00+00:00"),
+        ("2024-04-16T09:15:00Z", "2024-04-16T09:15:00+00:00"),
+        ("2024-04-16", "2024-04-16"),
+        ("2024-04-16T09:15:00", "2024-04-16T09:15:00"),
+    ],
+    ids=["minus-five", "plus-0530-no-colon", "pst", "z", "date-only", "no-zone-stays-naive"],
+)
+def test_time_zones(value: str, expected: str) -> None:
+    assert normalize_date(value) == expected
+
+
+def test_json_ld_graph_prefers_the_article_over_the_page_and_site() -> None:
+    html = _page(_ld({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "The Gazette", "datePublished": "2001-01-01"},
+        {"@type": "WebPage", "name": "Page name", "headline": "Page headline"},
+        {"@type": ["NewsArticle"], "headline": "The real headline", "datePublished": "2024-04-16",
+         "author": [{"@type": "Person", "name": "Ana Lima"}, {"@type": "Person", "name": "Bo Chen"}]},
+    ]}))
+    assert json_ld_fields(html) == {"title": "The real headline", "author": "Ana Lima, Bo Chen", "date": "2024-04-16"}
+
+
+def test_json_ld_top_level_list_and_several_scripts() -> None:
+    html = _page(_ld([{"@type": "Organization", "name": "Org"}]) + _ld([
+        {"@type": "BreadcrumbList", "name": "Crumbs"},
+        {"@type": "BlogPosting", "headline": "Listed post", "author": "Cy Diaz", "datePublished": "2024-04-16T09:15:00Z"},
+    ]))
+    assert json_ld_fields(html) == {"title": "Listed post", "author": "Cy Diaz", "date": "2024-04-16T09:15:00+00:00"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<p>By <span itemprop="author" itemscope><span itemprop="name">Ana Lima</span></span></p>',
+        '<p>By <a rel="author" href="/ana">Ana Lima</a></p>',
+    ],
+    ids=["itemprop-author", "rel-author"],
+)
+def test_author_from_microdata(body: str) -> None:
+    html = _page(body=body)
+    assert extract_fields(parse_html(html), {}, html=html)["author"] == "Ana Lima"
+
+
+def test_meta_beats_time_elements() -> None:
+    html = _page('<meta property="article:published_time" content="2024-04-16">',
+                 '<p><time datetime="2023-01-01">old</time></p>')
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2024-04-16"
+
+
+def test_a_time_element_that_is_not_a_date_is_not_the_date() -> None:
+    html = _page(body='<p><time datetime="soon">soon</time></p>')
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
