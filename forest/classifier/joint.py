@@ -24,6 +24,7 @@ import numpy as np
 
 from forest.classifier.blocks import PageTree
 from forest.classifier.features import N_ANCESTORS, Features, group_columns
+from forest.classifier.smoothing import best_path
 
 # The paper's interpolation between the unary and the pairwise terms (section 3.5: "we use λ = 0.1").
 PAPER_WEIGHT = 0.1
@@ -118,17 +119,4 @@ def decode(content: np.ndarray, same: np.ndarray, weight: float = PAPER_WEIGHT) 
     # Two states: plain floats are ten times faster than numpy calls per block.
     log_b, log_c = np.log1p(-p).tolist(), np.log(p).tolist()
     keep, switch = (weight * np.log(s)).tolist(), (weight * np.log1p(-s)).tolist()
-    s0, s1 = log_b[0], log_c[0]
-    back: list[tuple[int, int]] = [(0, 0)]
-    for i in range(1, n):
-        k, w = keep[i - 1], switch[i - 1]
-        b0, b1 = s0 + k, s1 + w  # into boilerplate, from boilerplate / from content
-        c0, c1 = s0 + w, s1 + k  # into content
-        back.append((0 if b0 >= b1 else 1, 0 if c0 >= c1 else 1))
-        s0, s1 = max(b0, b1) + log_b[i], max(c0, c1) + log_c[i]
-    labels = np.zeros(n, dtype=bool)
-    state = 1 if s1 > s0 else 0
-    for i in range(n - 1, -1, -1):
-        labels[i] = bool(state)
-        state = back[i][state]
-    return labels
+    return best_path(log_b, log_c, zip(keep, switch, switch, keep))

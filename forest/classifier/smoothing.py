@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -43,15 +44,24 @@ def viterbi(probability: np.ndarray, log_transitions: np.ndarray, weight: float 
     log_b = np.log(1 - p).tolist()
     log_c = np.log(p).tolist()
     (t00, t01), (t10, t11) = (weight * np.asarray(log_transitions, dtype=np.float64)).tolist()
+    return best_path(log_b, log_c, itertools.repeat((t00, t01, t10, t11), n - 1))
+
+
+def best_path(log_b: Sequence[float], log_c: Sequence[float], edges: Iterable[tuple[float, float, float, float]]) -> np.ndarray:
+    """Viterbi over the two labels: the path maximizing the blocks' log potentials (boilerplate
+    ``log_b``, content ``log_c``) plus, per neighbouring pair, the log weight of its label pair
+    ``(b->b, b->c, c->b, c->c)`` from ``edges`` (one per pair).  Ties go to boilerplate.
+
+    Shared by the fixed-transition smoothing here and Web2Text's per-pair potentials (forest.classifier.joint).
+    """
+    n = len(log_b)
     s0, s1 = log_b[0], log_c[0]
     back: list[tuple[int, int]] = [(0, 0)]
-    for i in range(1, n):
-        from0, from1 = s0 + t00, s1 + t10  # into boilerplate
-        to0 = (0, from0) if from0 >= from1 else (1, from1)
-        from0, from1 = s0 + t01, s1 + t11  # into content
-        to1 = (0, from0) if from0 >= from1 else (1, from1)
-        back.append((to0[0], to1[0]))
-        s0, s1 = to0[1] + log_b[i], to1[1] + log_c[i]
+    for i, (t00, t01, t10, t11) in enumerate(edges, 1):
+        b0, b1 = s0 + t00, s1 + t10  # into boilerplate, from boilerplate / from content
+        c0, c1 = s0 + t01, s1 + t11  # into content
+        back.append((0 if b0 >= b1 else 1, 0 if c0 >= c1 else 1))
+        s0, s1 = max(b0, b1) + log_b[i], max(c0, c1) + log_c[i]
     labels = np.zeros(n, dtype=bool)
     state = 1 if s1 > s0 else 0
     for i in range(n - 1, -1, -1):
