@@ -189,7 +189,7 @@ def _verdict(run: DatasetResult) -> str | None:
 
 
 def _methods_table(run: DatasetResult) -> tuple[list[str], list[list[str]]]:
-    kinds = ("wrapper", "page", "none")
+    kinds = ("wrapper", "classifier", "page", "none")
     body = [[name, *(str(counts.get(kind, 0)) for kind in kinds)] for name, counts in run.methods.items()]
     return ["forest pages by method", *kinds], body
 
