@@ -569,14 +569,10 @@ def demo() -> None:
             article = extract_url(
                 server.held_out_url, store=store, settings=settings, site=example.site, learn_if_missing=False
             )
-    click.echo(article.title)
-    byline = ", ".join(value for value in (article.author, article.date) if value)
-    if byline:
-        click.echo(f"by {byline}")
-    click.echo()
-    for paragraph in article.text.split("\n") if article.text else []:
-        click.echo(paragraph)
-    click.echo()
+    from forest.article.render import render
+
+    # What `forest extract` prints for the page.
+    click.echo(render(article, "text"))
     f1 = token_f1(article.text, example.expected.read_text(encoding="utf-8"))
     click.echo(
         f"method: {article.method}, pattern: {article.pattern}, "

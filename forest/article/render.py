@@ -24,10 +24,21 @@ def document_of(article: Article) -> Document:
     return from_blocks(Block(line, 0) for line in article.text.split("\n") if line)
 
 
+# The article's own first lines that may hold its byline ("By Ruth Adeyemi 2024-04-16").
+BYLINE_LINES = 3
+
+
 def byline(article: Article) -> str:
-    """``by AUTHOR, DATE`` with what is known ('' when neither is)."""
+    """``by AUTHOR, DATE`` with what is known; '' when neither is, or when the article's own
+    first lines already name the author (the page's byline is in its text: not printed twice)."""
     known = ", ".join(value for value in (article.author, article.date) if value)
-    return f"by {known}" if known else ""
+    if not known:
+        return ""
+    if article.author:
+        opening = " ".join(" ".join(article.text.split("\n")[:BYLINE_LINES]).split()).casefold()
+        if " ".join(article.author.split()).casefold() in opening:
+            return ""
+    return f"by {known}"
 
 
 def render(article: Article, output_format: str, *, links: bool = False, images: bool = False) -> str:

@@ -105,6 +105,14 @@ def test_text_prints_the_title_once_then_the_byline(article: Article) -> None:
     assert page(HELD_OUT)[1] not in lines[1:]
 
 
+def test_the_byline_is_not_printed_over_the_articles_own() -> None:
+    stated = Article(None, None, "Maps on show", "By Ruth  Adeyemi, 16 April\nTwelve maps.", "", None, "wrapper", 1.0,
+                     author="Ruth Adeyemi", date="2024-04-16")
+    assert render(stated, "text").splitlines() == ["Maps on show", "", "By Ruth  Adeyemi, 16 April", "Twelve maps."]
+    unstated = Article(None, None, "Maps on show", "Twelve maps.", "", None, "wrapper", 1.0, author="Ruth Adeyemi")
+    assert render(unstated, "text").splitlines()[1] == "by Ruth Adeyemi"
+
+
 def test_the_title_loses_the_sites_decoration(wrapper: Wrapper, article: Article) -> None:
     assert wrapper.title_affixes == ("", " | The Gazette")
     assert article.title == page(HELD_OUT)[1]
