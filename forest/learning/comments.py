@@ -1,10 +1,12 @@
-"""Learn where a site puts its comment thread: the container that most sample pages carry under one name.
+"""Learn where a site puts its comment thread: the containers that most sample pages carry under one name each.
 
 A thread is named for what it is (``id="comments"``, ``class="comment-list"``,
 ``disqus_thread``, ``responses``): an element whose id or class says so, holding text,
 outside the article's headline and not around the article itself, found under the same
-XPath step on most sample pages.  The wrapper cuts it from the article (an exclusion) and
-extraction reads it separately when asked (``Settings(comments=True)``).
+XPath step on most sample pages.  A site often splits it in several such containers
+(the list of comments, its "N comments" heading, the reply form): each that recurs is
+cut from the article (an exclusion), and the one holding the most text is the thread
+extraction reads separately when asked (``Settings(comments=True)``).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from lxml import etree
 
 from patterns.dom import element_steps
 
-# Words of an id or class that name a comment thread.
-_COMMENTISH = re.compile(r"comment|disqus|discussion|respon[sd]|replies|reactions", re.IGNORECASE)
+# Words of an id or class that name a comment thread (not "responsive", a layout class).
+_COMMENTISH = re.compile(r"comment|disqus|discussion|respon(?:d|se)|replies|reactions", re.IGNORECASE)
 # The thread must be on at least this share of the sample pages (and two): the site's, not one page's.
 MIN_COMMENT_SHARE = 0.5
 # Fewer characters of text than this: an empty shell or a "0 comments" link, not a thread.
@@ -27,27 +29,39 @@ MIN_COMMENT_CHARS = 40
 _NAMED = etree.XPath(".//*[@id or @class]")
 
 
-def learn_comments(pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]]) -> str:
-    """The XPath (one step, ``//div[@id='comments']``) of the site's comment container, or ''.
+def learn_comments(pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]]) -> tuple[str, ...]:
+    """XPaths (one step each, ``//div[@id='comments']``) of the site's comment containers, the
+    thread (the one holding the most text over the sample) first; () when the sample has none.
 
     :param pages: each sample page's parsed tree and its article region's elements.
     """
+    found = [_containers(root, region) for root, region in pages]
     counts: Counter[str] = Counter()
-    for root, region in pages:
-        counts.update(set(_containers(root, region)))
+    for containers in found:
+        counts.update({step for _, steps in containers for step in steps})
     needed = max(2, math.ceil(MIN_COMMENT_SHARE * len(pages)))
-    # The most common name; ties to the shorter (an id over a class-token test).
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], len(kv[0])))
-    return f"//{ranked[0][0]}" if ranked and ranked[0][1] >= needed else ""
+    # Each container is named by its most common name over the sample; ties to the shorter (an id
+    # over a class-token test).  A name must recur on enough pages to be the site's, not one page's.
+    pages_named: Counter[str] = Counter()
+    chars: Counter[str] = Counter()
+    for containers in found:
+        named: dict[str, int] = {}
+        for length, steps in containers:
+            best = min(steps, key=lambda step: (-counts[step], len(step), step))
+            named[best] = named.get(best, 0) + length
+        pages_named.update(named.keys())
+        chars.update(named)
+    recurring = [step for step, n in pages_named.items() if n >= needed]
+    return tuple(f"//{step}" for step in sorted(recurring, key=lambda step: (-chars[step], step)))
 
 
-def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[str]:
-    """The steps naming the page's outermost comment-named elements."""
+def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[tuple[int, list[str]]]:
+    """The page's outermost comment-named elements: the characters of text each holds and its naming steps."""
     body = root.find("body")
     if body is None:
         return []
     around = {a for node in region for a in node.iterancestors()} | set(region)
-    steps: list[str] = []
+    containers: list[tuple[int, list[str]]] = []
     chosen: list[etree._Element] = []
     for element in _NAMED(body):
         if not _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
@@ -57,11 +71,12 @@ def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[
         named = [s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1])]
         if not named:
             continue
-        if len("".join(element.itertext()).strip()) < MIN_COMMENT_CHARS:
+        length = len("".join(element.itertext()).strip())
+        if length < MIN_COMMENT_CHARS:
             continue
         chosen.append(element)
-        steps.extend(named)
-    return steps
+        containers.append((length, named))
+    return containers
 
 
 def inside_regions(xpath: str, regions: Sequence[Sequence[etree._Element]]) -> bool:

@@ -22,7 +22,7 @@ from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
 from forest.limits import classifiable
 from forest.model import Page
-from forest.region import MIN_SAMPLE_PAGES
+from forest.region import MIN_SAMPLE_PAGES, clean, words
 from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
@@ -152,17 +152,19 @@ class Inducer:
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
-            # The site's comment thread, cut from the article and read on request (forest.learning.comments).
+            # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
-            comments = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
-                                       for k, region in zip(explained, sample_regions)])
-            if comments and comments not in exclusions and inside_regions(comments, sample_regions):
-                exclusions.append(comments)
+            threads = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
+                                      for k, region in zip(explained, sample_regions)])
+            comments = threads[0] if threads else ""
+            exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
             raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
 
+        if settings.ranking == "forest":
+            chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template | _template_blocks(region_blocks))
         # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
         self.wrapper_ = Wrapper(
@@ -300,6 +302,31 @@ def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern]
         shares = [prose_share([b for b in region_blocks[k] if not b.is_navigation]) for k in members if regions[k]]
         patterns.append(replace(pattern, prose=round(statistics.median(shares), 3)) if shares else pattern)
     return patterns, regions, region_blocks
+
+
+def _extracted_sizes(
+    patterns: Sequence[Pattern], assignment: Sequence[int], scored: Sequence[ScoredPage], regions: Sequence[Sequence[int]],
+    exclusions: Sequence[str], template: frozenset[str],
+) -> list[Pattern]:
+    """The patterns with their region sizes measured as extraction measures a page's region.
+
+    Extraction checks a region's words, once the site's exclusions (its comment thread among
+    them), template and navigation blocks are gone, against the pattern's median size
+    (forest.region.plausible); measured on the raw sample regions instead, a site whose
+    comment threads outweigh its articles would have every new page's region taken for a
+    wrong match.
+    """
+    skip = tuple(xpath.removeprefix("//") for xpath in exclusions)
+    sized = []
+    for j, pattern in enumerate(patterns):
+        try:
+            sizes = [words(clean(text_blocks((scored[k].index.elements[i] for i in regions[k]), skip), template))
+                     for k, a in enumerate(assignment) if a == j and regions[k]]
+        except ValueError:  # an exclusion XSLT cannot match: extraction cuts it from the tree instead
+            sizes = []
+        size = int(statistics.median(sizes)) if sizes else 0
+        sized.append(replace(pattern, terms=size) if size > 0 else pattern)
+    return sized
 
 
 def _headline(index: PageIndex, meta: Metadata | None) -> frozenset[int]:
