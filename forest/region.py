@@ -121,7 +121,7 @@ def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
     if not exclusions or not region:
         return
     inside = " | ".join(f".{xpath}" for xpath in exclusions)
-    found = [element for node in region for element in node.xpath(inside)]
+    found = [element for node in region for element in _compiled(inside)(node)]
     if found:
         total = sum(_text_length(node) for node in region)
         for element in found:
