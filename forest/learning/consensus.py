@@ -185,18 +185,28 @@ def _consensus(
     return chosen, covered
 
 
-def classifier_agrees(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels]) -> tuple[bool, str]:
+def classifier_agrees(
+    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels], *, ignore: Sequence[str] = ()
+) -> tuple[bool, str]:
     """Whether the classifier's labels may shape this site's wrapper, and a note that says why not.
 
     The classifier was trained on news and blog pages.  On product, documentation and
     Q&A sites it takes specifications, code and answers for boilerplate, and those are
     where the sample pages' keywords are densest: it then contradicts FOREST's evidence
     for where the article is, and the wrapper is learned from J x U alone.
+
+    :param ignore: XPaths (one step) of parts whose text does not count either way: the
+        site's comment containers (forest.learning.comments).
     """
     kept_terms = kept_x = dropped_terms = dropped_x = 0
     for page, region, page_labels in zip(pages, regions, labels):
         inside = _inside_mask(page, region)
         position = {element: i for i, element in enumerate(page.index.elements)}
+        for xpath in ignore:
+            for element in page.index.elements[0].xpath(f".{xpath}"):
+                i = position.get(element)
+                if i is not None:
+                    inside[i : page.index.end[i] + 1] = [False] * (page.index.end[i] + 1 - i)
         for element, is_content in {e: c for e, c in zip(page_labels.elements, page_labels.content)}.items():
             i = position.get(element)
             if i is None or not inside[i]:

@@ -133,7 +133,12 @@ class Inducer:
                 labels = [_labels(classifier, sample) for sample, _ in keyed]
                 first = [scored[k].index.outermost(matches(scored[k].index, choice.patterns[j].pattern.xpath)) if j >= 0 else []
                          for k, j in enumerate(choice.assignment)]
-                agrees, why = classifier_agrees(scored, first, labels)
+                # A comment thread is cut whatever the classifier says, and it holds the article's
+                # keywords densely (readers discuss it): it is no evidence against the classifier.
+                threads = learn_comments([(scored[k].index.elements[0].getroottree().getroot(),
+                                           [scored[k].index.elements[i] for i in region])
+                                          for k, region in enumerate(first) if region])
+                agrees, why = classifier_agrees(scored, first, labels, ignore=threads)
                 if agrees:
                     choice, self.agreement_ = agreeing_choice(choice, self.ranked_, scored, labels)
                 else:

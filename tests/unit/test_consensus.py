@@ -167,3 +167,18 @@ def test_a_relearn_that_does_worse_on_both_samples_is_kept_out(tmp_path: Path) -
         assert store.info("courier.test").version == 1  # type: ignore[union-attr]
         better, third = learn_pages(good[:4], site="courier.test", settings=settings, store=store)
         assert third.version == 2
+
+
+def test_a_comment_thread_is_no_evidence_against_the_classifier() -> None:
+    # Readers quote the story, so the thread is as dense in its keywords as the story itself;
+    # the classifier rejects the thread (rightly): that must not make it look like a product site.
+    def thread(i: int) -> str:
+        said = "".join(f'<div class="comment"><p>Reader {k} wrote: {STORIES[i][1]}</p></div>' for k in range(6))
+        return f'<div id="comments">{said}</div>'
+
+    pages = [page(i, extra=thread(i)) for i in range(5)]
+    wrapper = learn(pages, lambda n, t: menus(n, t) or t.startswith("Reader")).wrapper_
+    assert not any("labels were not used" in note for note in wrapper.notes)
+    assert wrapper.comments == "//div[@id='comments']"
+    article = extract(wrapper, page(5, extra=thread(5)), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and "Reader" not in article.text and STORIES[5][1] in article.text
