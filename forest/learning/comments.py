@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
+from forest.learning.consensus import PageLabels
 from patterns.dom import element_steps
 
 # Words of an id or class that name a comment thread (not "responsive", a layout class).
@@ -26,42 +27,65 @@ _COMMENTISH = re.compile(r"comment|disqus|discussion|respon(?:d|se)|replies|reac
 MIN_COMMENT_SHARE = 0.5
 # Fewer characters of text than this: an empty shell or a "0 comments" link, not a thread.
 MIN_COMMENT_CHARS = 40
+# A container on fewer pages is still the site's when the classifier labels at least this share
+# of its text boilerplate on every sample page it is on: its name and the labels are two
+# independent signals (a thread shown only under the posts that have comments).
+MIN_REJECTED_SHARE = 0.9
 _NAMED = etree.XPath(".//*[@id or @class]")
 
 
-def learn_comments(pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]]) -> tuple[str, ...]:
+def learn_comments(
+    pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]], labels: Sequence[PageLabels] | None = None
+) -> tuple[str, ...]:
     """XPaths (one step each, ``//div[@id='comments']``) of the site's comment containers, the
     thread (the one holding the most text over the sample) first; () when the sample has none.
 
     :param pages: each sample page's parsed tree and its article region's elements.
+    :param labels: the classifier's labels on each of those pages, when it is trusted on the site.
     """
     found = [_containers(root, region) for root, region in pages]
     counts: Counter[str] = Counter()
     for containers in found:
-        counts.update({step for _, steps in containers for step in steps})
+        counts.update({step for _, _, steps in containers for step in steps})
     needed = max(2, math.ceil(MIN_COMMENT_SHARE * len(pages)))
     # Each container is named by its most common name over the sample; ties to the shorter (an id
-    # over a class-token test).  A name must recur on enough pages to be the site's, not one page's.
+    # over a class-token test).  A name must recur on enough pages to be the site's, not one page's,
+    # unless the classifier rejects it wherever it is.
     pages_named: Counter[str] = Counter()
     chars: Counter[str] = Counter()
-    for containers in found:
+    rejected: dict[str, bool] = {}
+    for k, containers in enumerate(found):
+        shares = _rejected_shares([element for element, _, _ in containers], labels[k]) if labels else {}
         named: dict[str, int] = {}
-        for length, steps in containers:
+        for element, length, steps in containers:
             best = min(steps, key=lambda step: (-counts[step], len(step), step))
             named[best] = named.get(best, 0) + length
+            rejected[best] = rejected.get(best, True) and shares.get(element, 0.0) >= MIN_REJECTED_SHARE
         pages_named.update(named.keys())
         chars.update(named)
-    recurring = [step for step, n in pages_named.items() if n >= needed]
+    recurring = [step for step, n in pages_named.items() if n >= needed or rejected[step]]
     return tuple(f"//{step}" for step in sorted(recurring, key=lambda step: (-chars[step], step)))
 
 
-def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[tuple[int, list[str]]]:
-    """The page's outermost comment-named elements: the characters of text each holds and its naming steps."""
+def _rejected_shares(containers: Sequence[etree._Element], labels: PageLabels) -> dict[etree._Element, float]:
+    """The share of each container's text that the classifier labels boilerplate."""
+    rejected = dict.fromkeys(containers, 0)
+    total = dict.fromkeys(containers, 0)
+    for element, length, is_content in zip(labels.elements, labels.lengths, labels.content):
+        holder = next((e for e in (element, *element.iterancestors()) if e in total), None)
+        if holder is not None:
+            total[holder] += length
+            rejected[holder] += 0 if is_content else length
+    return {element: rejected[element] / total[element] if total[element] else 0.0 for element in containers}
+
+
+def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[tuple[etree._Element, int, list[str]]]:
+    """The page's outermost comment-named elements, each with the characters of text it holds and its naming steps."""
     body = root.find("body")
     if body is None:
         return []
     around = {a for node in region for a in node.iterancestors()} | set(region)
-    containers: list[tuple[int, list[str]]] = []
+    containers: list[tuple[etree._Element, int, list[str]]] = []
     chosen: list[etree._Element] = []
     for element in _NAMED(body):
         if not _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
@@ -75,7 +99,7 @@ def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[
         if length < MIN_COMMENT_CHARS:
             continue
         chosen.append(element)
-        containers.append((length, named))
+        containers.append((element, length, named))
     return containers
 
 

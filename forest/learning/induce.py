@@ -160,7 +160,8 @@ class Inducer:
             # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
             threads = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
-                                      for k, region in zip(explained, sample_regions)])
+                                      for k, region in zip(explained, sample_regions)],
+                                     [labels[k] for k in explained] if labels else None)
             comments = threads[0] if threads else ""
             exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))
         else:  # Settings checked the choice

@@ -182,3 +182,11 @@ def test_a_comment_thread_is_no_evidence_against_the_classifier() -> None:
     assert wrapper.comments == "//div[@id='comments']"
     article = extract(wrapper, page(5, extra=thread(5)), settings=Settings(classifier=False))
     assert article.method == "wrapper" and "Reader" not in article.text and STORIES[5][1] in article.text
+
+
+def test_a_thread_on_one_page_is_the_sites_when_the_classifier_rejects_it_there() -> None:
+    thread = '<div id="comments"><p>Reader one wrote that the paper should cover the valley more often.</p></div>'
+    pages = [page(i, extra=thread if i == 0 else "") for i in range(5)]
+    # Its name alone, on one page of five, is a coincidence; with the classifier's labels it is the site's thread.
+    assert learn(pages, menus).wrapper_.comments == ""
+    assert learn(pages, lambda n, t: menus(n, t) or t.startswith("Reader")).wrapper_.comments == "//div[@id='comments']"
