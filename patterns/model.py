@@ -13,8 +13,10 @@ class Pattern:
     :param score: the ranking score R that chose it (comparable within one site only).
     :param support: how many sample pages it matched.
     :param level: mean depth of the matched nodes (root ``html`` = 1).
-    :param terms: median number of terms in the matched region on the sample pages;
-        extraction distrusts a match far smaller than this.
+    :param terms: median size of the matched region on the sample pages, in terms as
+        ranking counts them; a learned wrapper stores it in words of the region as
+        extraction reads it (its exclusions, template and navigation gone), and
+        extraction distrusts a match far smaller or larger than this.
     :param prose: median share of the region's words that sit in sentence-like blocks
         (:attr:`patterns.text.Block.is_prose`) on the sample pages; extraction's
         confidence drops on a page whose region has less.
