@@ -36,6 +36,10 @@ MIN_CLASSIFIED_WORDS = 20
 # page no pattern fits, the page is unlike its training pages (a product or reference
 # page) and the region is trusted instead (see _region_outranks_classifier).
 MAX_REJECTED_SHARE = 0.5
+# ... unless the prose the classifier keeps is at least this share of the site's median region
+# (0.3, 0.5 and 0.7 made the same choices on the site-level datasets, seeds 0-2; 0.1 lost
+# wceb2026's product pages to the classifier).
+MIN_CLASSIFIED_SHARE = 0.5
 
 
 def extract(
@@ -144,6 +148,11 @@ def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[B
     code the classifier takes for boilerplate.
     """
     if wrapper is None or not wrapper.patterns or not region.plausible(region.words(blocks), wrapper.patterns[0].terms):
+        return False
+    # What the classifier keeps, when it has as many words of prose as the site's articles, is
+    # an article of the site: the region it rejects is then the article with something the site
+    # rarely shows (a photo gallery's captions).  Menus it keeps have no prose.
+    if sum(p.block.words for p in predictions if p.is_content and p.block.is_prose) >= MIN_CLASSIFIED_SHARE * wrapper.patterns[0].terms:
         return False
     rejected = {p.block.text for p in predictions if not p.is_content}
     total = sum(len(b.text) for b in blocks)

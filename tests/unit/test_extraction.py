@@ -93,6 +93,17 @@ def test_a_classifier_that_rejects_most_of_the_page_region_is_overruled(wrapper)
     assert all(sentence in article.text for sentence in ARTICLES[5][1])
 
 
+def test_a_classifier_that_keeps_an_article_of_the_sites_size_is_not_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # A photo strip the sample never showed: the classifier rejects most of the page's region
+    # (the captions) but keeps the whole story, as long as the site's stories: its text wins.
+    captions = "".join(f"<font>Caption {k}: the {w} seen from the river bank at dusk</font><br>"
+                       for k, w in enumerate(["harbour", "quay", "crane", "pier"] * 3))
+    page = story_page(5, template="b").replace('<div class="text">', f'<div class="text">{captions}')
+    article = extract(wrapper, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Caption", "Copyright", "Home"))
+    assert article.method == "classifier"
+    assert all(sentence in article.text for sentence in ARTICLES[5][1]) and "Caption" not in article.text
+
+
 def test_without_a_wrapper_the_classifier_decides_alone() -> None:
     # No site statistics tell whether FOREST's single-page region is plausible.
     article = extract(None, story_page(5, template="b"), settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright"))
