@@ -30,6 +30,7 @@ class PageTree:
     own_chars: np.ndarray  # characters of the element's own text (its text and its children's tails)
     own_link_chars: np.ndarray  # of which inside an <a>
     own_words: np.ndarray
+    last: np.ndarray  # the last element of each element's subtree: the subtree of i is [i, last[i]]
     blocks: list[Block]
     owner: np.ndarray
     # (element, block or -1, text) for every text run, kept only for labelling.
@@ -40,6 +41,12 @@ class PageTree:
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
+        own = np.asarray(own)
+        if np.issubdtype(own.dtype, np.integer):
+            # Counts: a subtree is a stretch of the document order, so its total is a difference
+            # of running sums; in integers exact, hence equal to the level by level sums below.
+            running = np.concatenate([np.zeros((1, *own.shape[1:]), dtype=np.int64), np.cumsum(own, axis=0, dtype=np.int64)])
+            return (running[self.last + 1] - running[: len(own)]).astype(np.float64)
         sums = np.array(own, dtype=np.float64, copy=True)
         parent, depth = self.parent, self.depth
         # Deepest level first, so each level's totals are complete before they move up.
@@ -50,12 +57,7 @@ class PageTree:
 
     def subtree_end(self) -> np.ndarray:
         """The index of the last element of each element's subtree (its subtree is ``[i, end[i]]``)."""
-        end = np.arange(len(self.elements))
-        parent = self.parent
-        for i in range(len(end) - 1, 0, -1):
-            if end[i] > end[parent[i]]:
-                end[parent[i]] = end[i]
-        return end
+        return self.last.copy()
 
 
 def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
@@ -63,108 +65,107 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
 
     :param keep_pieces: also keep every text run with its element and block (for labels).
     """
-    elements: list[etree._Element] = []
-    tags: list[str] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    n_children: list[int] = []
-    own_chars: list[int] = []
-    own_link: list[int] = []
-    own_words: list[int] = []
+    # lxml lists the elements and their strings in C; the walk's order of events is then
+    # rebuilt with numpy, which is 2-3x faster than reacting to each event of an iterwalk
+    # in Python.  Like iterwalk, iter(Element) never shows comments, nor so their tails.
+    elements = list(body.iter(etree.Element))
+    n = len(elements)
+    tags = [e.tag for e in elements]
+    index = {e: i for i, e in enumerate(elements)}
+    parent_list = [index.get(e.getparent(), -1) for e in elements]
+    parent_list[0] = -1
+    depth_list, last_list, in_link, block_owner = _structure(parent_list, tags)
+    parent = np.asarray(parent_list, dtype=np.int64)
+    depth = np.asarray(depth_list, dtype=np.int64)
+    last = np.asarray(last_list, dtype=np.int64)
+    is_block = np.fromiter((t in BLOCK_TAGS for t in tags), dtype=bool, count=n)
+
+    # Events in document order: element i starts (key i), then the elements whose subtree
+    # ends at i end, deepest first.  An element's text follows its start, its tail its end.
+    element = np.arange(n)
+    ev_element = np.concatenate([element, element])
+    ev_end = np.repeat(np.array([False, True]), n)
+    order = np.lexsort((np.concatenate([np.zeros(n, np.int64), -depth]), ev_end, np.concatenate([element, last])))
+    ev_element, ev_end = ev_element[order], ev_end[order]
+    # A block ends wherever a block-level element starts or ends: group g of the events holds
+    # the text between the g-th and (g+1)-th such boundary.
+    boundary = is_block[ev_element]
+    group = np.cumsum(boundary)
+    strings: list[str | None] = [e.text for e in elements] + [e.tail for e in elements]
+    strings[n] = None  # the body's tail is not its text
+    string_of_event = ev_element + n * ev_end
+    present = np.fromiter(map(bool, strings), dtype=bool, count=2 * n)[string_of_event]
+    at = np.flatnonzero(present)
+    runs = [strings[k] for k in string_of_event[at].tolist()]
+    # A tail is the parent's text.
+    run_element = np.where(ev_end[at], parent[ev_element[at]], ev_element[at])
+    run_group = group[at]
+    stripped = np.fromiter(map(len, map(str.strip, runs)), dtype=np.int64, count=len(runs))
+    words = np.fromiter(map(len, map(str.split, runs)), dtype=np.int64, count=len(runs))
+    run_link = in_link[run_element]
+    own_chars = np.bincount(run_element, weights=stripped, minlength=n).astype(np.int64)
+    own_words = np.bincount(run_element, weights=words, minlength=n).astype(np.int64)
+    own_link = np.bincount(run_element, weights=stripped * run_link, minlength=n).astype(np.int64)
+
+    # The owner of a group is the innermost block-level element open when its closing boundary
+    # comes: the element itself at its end, its enclosing block (or the body) at its start.
+    closing = np.flatnonzero(boundary)
+    closer = ev_element[closing]
+    # After the last boundary, the final flush: the body's (index 0).
+    group_owner = np.append(np.where(ev_end[closing], closer, block_owner[np.maximum(parent[closer], 0)]), 0)
+    first = np.flatnonzero(np.diff(run_group, prepend=-1))
+    links = np.add.reduceat(stripped * run_link, first).tolist() if len(runs) else []
+    groups = run_group[first].tolist()
+    bounds = np.append(first, len(runs)).tolist()
+    owners = group_owner.tolist()
     blocks: list[Block] = []
     owner: list[int] = []
+    block_of_group: dict[int, int] = {}
+    for k, g in enumerate(groups):
+        text = " ".join("".join(runs[bounds[k] : bounds[k + 1]]).split())
+        if text:
+            block_of_group[g] = len(blocks)
+            blocks.append(Block(text, min(links[k], len(text))))
+            owner.append(owners[g])
     pieces: list[tuple[int, int, str]] = []
-    run_start = 0  # first piece of the current (unflushed) run
-
-    parts: list[str] = []
-    link_chars = 0
-    links = 0  # <a> elements open around the current position
-    open_elements: list[int] = []  # indices of the elements open around the current position
-    owners: list[int] = [0]  # the block-level elements among them
-
-    def flush() -> None:
-        nonlocal link_chars, run_start
-        if parts:
-            text = " ".join("".join(parts).split())
-            if text:
-                if keep_pieces:
-                    for k in range(run_start, len(pieces)):
-                        e, _, t = pieces[k]
-                        pieces[k] = (e, len(blocks), t)
-                blocks.append(Block(text, min(link_chars, len(text))))
-                owner.append(owners[-1])
-            parts.clear()
-            link_chars = 0
-        run_start = len(pieces)
-
-    def add(text: str, element: int) -> None:
-        nonlocal link_chars
-        parts.append(text)
-        stripped = len(text.strip())
-        own_chars[element] += stripped
-        own_words[element] += len(text.split())
-        if links:
-            link_chars += stripped
-            own_link[element] += stripped
-        if keep_pieces:
-            pieces.append((element, -1, text))
-
-    # lxml's C-level walk: faster than any stack in Python, and it never recurses.
-    for event, node in etree.iterwalk(body, events=("start", "end")):
-        tag = node.tag
-        if not isinstance(tag, str):
-            # Comments and processing instructions (parse_html removes them): only their tail is text.
-            if event == "end" and node.tail and open_elements:
-                add(node.tail, open_elements[-1])
-            continue
-        if event == "start":
-            index = len(elements)
-            up = open_elements[-1] if open_elements else -1
-            elements.append(node)
-            tags.append(tag)
-            parent.append(up)
-            depth.append(depth[up] + 1 if up >= 0 else 0)
-            n_children.append(0)
-            if up >= 0:
-                n_children[up] += 1
-            own_chars.append(0)
-            own_link.append(0)
-            own_words.append(0)
-            open_elements.append(index)
-            if tag in BLOCK_TAGS:
-                flush()
-                owners.append(index)
-            elif tag == "a":
-                links += 1
-            if node.text:
-                add(node.text, index)
-            continue
-        index = open_elements.pop()
-        if tag in BLOCK_TAGS:
-            flush()
-            owners.pop()
-        elif tag == "a":
-            links -= 1
-        if node.tail and node is not body:
-            # A tail is the parent's text.
-            add(node.tail, open_elements[-1])
-    flush()
-    n = len(elements)
-    parent_array = np.asarray(parent, dtype=np.int64)
+    if keep_pieces:
+        pieces = [(e, block_of_group.get(g, -1), t) for e, g, t in zip(run_element.tolist(), run_group.tolist(), runs)]
     return PageTree(
         elements=elements,
         tags=tags,
-        parent=parent_array,
-        depth=np.asarray(depth, dtype=np.int64),
-        position=_positions(parent_array, n),
-        n_children=np.asarray(n_children, dtype=np.int64),
-        own_chars=np.asarray(own_chars, dtype=np.int64),
-        own_link_chars=np.asarray(own_link, dtype=np.int64),
-        own_words=np.asarray(own_words, dtype=np.int64),
+        parent=parent,
+        depth=depth,
+        position=_positions(parent, n),
+        n_children=np.bincount(parent[1:], minlength=n).astype(np.int64),
+        own_chars=own_chars,
+        own_link_chars=own_link,
+        own_words=own_words,
         blocks=blocks,
         owner=np.asarray(owner, dtype=np.int64),
         pieces=pieces,
+        last=last,
     )
+
+
+def _structure(parent: list[int], tags: list[str]) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """Per element: depth, last element of its subtree, whether it is inside an <a> (or one), and
+    its innermost block-level ancestor-or-self (the body when none)."""
+    n = len(parent)
+    depth = [0] * n
+    link = [tags[0] == "a"] + [False] * (n - 1)
+    block = [0] * n
+    for i in range(1, n):
+        p = parent[i]
+        depth[i] = depth[p] + 1
+        link[i] = link[p] or tags[i] == "a"
+        block[i] = i if tags[i] in BLOCK_TAGS else block[p]
+    last = list(range(n))
+    # Children come after their parent: the reverse order completes each subtree before its parent.
+    for i in range(n - 1, 0, -1):
+        p = parent[i]
+        if last[i] > last[p]:
+            last[p] = last[i]
+    return depth, last, np.asarray(link, dtype=bool), np.asarray(block, dtype=np.int64)
 
 
 # Inline styles that keep an element from being rendered at all.
@@ -191,11 +192,10 @@ def invisible(tree: PageTree) -> np.ndarray:
 
 
 def _positions(parent: np.ndarray, n: int) -> np.ndarray:
-    # Elements come in document order, so siblings appear in order: a running count per parent.
+    # Elements come in document order, so siblings appear in order: a stable sort by parent
+    # lines each family up, and an element's position is its offset from its family's first.
     position = np.zeros(n, dtype=np.int64)
-    seen: dict[int, int] = {}
-    for i in range(1, n):
-        p = int(parent[i])
-        position[i] = seen.get(p, 0)
-        seen[p] = position[i] + 1
+    order = np.argsort(parent[1:], kind="stable")
+    grouped = parent[1:][order]
+    position[1 + order] = np.arange(n - 1) - np.searchsorted(grouped, grouped, side="left")
     return position
