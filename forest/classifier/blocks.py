@@ -35,9 +35,18 @@ class PageTree:
     owner: np.ndarray
     # (element, block or -1, text) for every text run, kept only for labelling.
     pieces: list[tuple[int, int, str]] = field(default_factory=list)
+    _attributes: list[dict[str, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
+
+    def attributes(self) -> list[dict[str, str]]:
+        """Each element's attributes, read from lxml on the first call only: the features and
+        :func:`invisible` ask for several attributes of every element, and one ``items()``
+        per element costs less than a few ``get()``."""
+        if self._attributes is None:
+            self._attributes = [dict(e.items()) for e in self.elements]
+        return self._attributes
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
@@ -178,17 +187,14 @@ def invisible(tree: PageTree) -> np.ndarray:
 
     ``aria-hidden`` is not enough: it hides from screen readers, not from the eye.
     """
-    hidden = np.zeros(len(tree), dtype=bool)
-    for i, element in enumerate(tree.elements):
-        if element.attrib and (element.get("hidden") is not None or NOT_RENDERED.search(element.get("style") or "")):
-            hidden[i] = True
-    if hidden.any():
-        parent = tree.parent.tolist()
-        # Document order: a parent is always decided before its children.
-        for i in range(1, len(parent)):
-            if hidden[parent[i]]:
-                hidden[i] = True
-    return hidden
+    n = len(tree)
+    inside = np.zeros(n + 1, dtype=np.int64)
+    for i, attributes in enumerate(tree.attributes()):
+        if attributes and ("hidden" in attributes or NOT_RENDERED.search(attributes.get("style") or "")):
+            # A subtree is a stretch of the document order: mark where it starts and ends.
+            inside[i] += 1
+            inside[int(tree.last[i]) + 1] -= 1
+    return np.cumsum(inside[:n]) > 0
 
 
 def _positions(parent: np.ndarray, n: int) -> np.ndarray:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from lxml import etree
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.utils import murmurhash3_32
 
@@ -115,7 +115,10 @@ class Features:
         """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones."""
         ranges = [np.arange(*group_columns()[g]) for g in groups if g != "tokens"]
         columns = np.concatenate(ranges) if ranges else np.zeros(0, dtype=np.int64)
-        return self.dense[:, columns], (self.hashed if "tokens" in groups else None)
+        hashed = self.hashed if "tokens" in groups else None
+        if len(columns) == self.dense.shape[1] and np.array_equal(columns, np.arange(len(columns))):
+            return self.dense, hashed  # all groups in order (the default): no copy
+        return self.dense[:, columns], hashed
 
     def take(self, index: np.ndarray) -> Features:
         """The rows ``index``."""
@@ -164,16 +167,17 @@ def feature_names() -> list[str]:
 def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
     """Node features of every element (log-scaled counts), its level-aggregate base, and its class/id tokens."""
     n = len(tree)
-    elements = tree.elements
-    classes = [e.get("class") or "" for e in elements]
-    ids = [e.get("id") or "" for e in elements]
+    attributes = tree.attributes()
+    classes = [a.get("class") or "" for a in attributes]
+    ids = [a.get("id") or "" for a in attributes]
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
-    extra = [(e.get("itemprop") or "") + " " + (e.get("role") or "") if len(e.attrib) > 1 else "" for e in elements]
+    extra = [(a.get("itemprop") or "") + " " + (a.get("role") or "") if len(a) > 1 else "" for a in attributes]
     tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
-    hidden = np.fromiter((_is_hidden(e) for e in elements), dtype=np.float64, count=n)
+    hidden = np.fromiter(map(_is_hidden, attributes), dtype=np.float64, count=n)
     microdata = np.fromiter((x.strip() != "" for x in extra), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
-    prose = np.zeros(n)
+    # Integer counts: subtree_sums then takes its exact running-sum path.
+    prose = np.zeros(n, dtype=np.int64)
     for block, owner in zip(tree.blocks, tree.owner.tolist()):
         text = block.text
         if text.count(" ") + 1 >= PROSE_WORDS and block.link_chars <= PROSE_LINK_SHARE * len(text):
@@ -184,7 +188,7 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     siblings = np.maximum(tree.n_children[parent] - 1, 1)
     class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
     id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
-    n_classes = np.fromiter((len(c.split()) for c in classes), dtype=np.float64, count=n)
+    n_classes = np.fromiter((len(c.split()) if c else 0 for c in classes), dtype=np.float64, count=n)
     n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
     log = np.log1p
     numeric = np.stack(
@@ -216,23 +220,23 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     return np.hstack([numeric, onehot]), level_base, tokens
 
 
-def _is_hidden(element: etree._Element) -> bool:
+def _is_hidden(attributes: dict[str, str]) -> bool:
     # Text a browser does not show: schema.org copies of the headline, screen-reader labels.
-    if not element.attrib:
+    if not attributes:
         return False
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+    if "hidden" in attributes or attributes.get("aria-hidden") == "true":
         return True
-    style = element.get("style")
+    style = attributes.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
 def _same_tag_siblings(tree: PageTree) -> np.ndarray:
     """How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs)."""
-    counts: dict[tuple[int, str], int] = {}
-    keys = list(zip(tree.parent.tolist(), tree.tags))
-    for key in keys:
-        counts[key] = counts.get(key, 0) + 1
-    return np.fromiter((counts[k] - 1 for k in keys), dtype=np.float64, count=len(keys))
+    codes: dict[str, int] = {}
+    tag = np.fromiter((codes.setdefault(t, len(codes)) for t in tree.tags), dtype=np.int64, count=len(tree))
+    # One count per (parent, tag) pair, read back by every element of the pair.
+    key = (tree.parent + 1) * max(len(codes), 1) + tag
+    return (np.bincount(key)[key] - 1).astype(np.float64)
 
 
 def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
@@ -285,11 +289,39 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH)
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, rows)
     dense = np.hstack([node[rows], node[ancestors].reshape(len(rows), -1), levels, text]).astype(np.float32)
-    # Many blocks share an element: hash each distinct element's tokens once.
-    distinct, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
-    docs = [list(tokens[r]) + [f"^{t}" for a in ancestors[i] for t in tokens[a]] for r, i in zip(distinct, first)]
     page = np.zeros(len(rows), dtype=np.int64)
-    return Features(dense, hash_tokens(docs, n_hash)[inverse], page, spans), rows
+    return Features(dense, _row_tokens(tokens, rows, ancestors, n_hash), page, spans), rows
+
+
+def _row_tokens(tokens: list[tuple[str, ...]], rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> sp.csr_matrix:
+    """The hashed tokens of each row: its element's own, and its ancestors' marked with ``^``.
+
+    Equal to :func:`hash_tokens` of the rows' token lists, but each element's columns are
+    looked up once (not once per row below it), and a row's set is one C-level union.
+    """
+    # Many blocks share an element: describe each distinct element once.
+    distinct, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    chain = ancestors[first].tolist()
+    own: list[tuple[int, ...]] = [()] * len(tokens)
+    up: list[tuple[int, ...]] = [()] * len(tokens)
+    for e in distinct.tolist():
+        own[e] = _columns(tokens[e], n_hash, "")
+    for e in set(itertools.chain.from_iterable(chain)):
+        up[e] = _columns(tokens[e], n_hash, "^")
+    indptr = [0]
+    indices: list[int] = []
+    for e, above in zip(distinct.tolist(), chain):
+        indices.extend(sorted(set(own[e]).union(*[up[a] for a in above])))
+        indptr.append(len(indices))
+    data = np.ones(len(indices), dtype=np.float32)
+    hashed = sp.csr_matrix((data, np.asarray(indices, dtype=np.int32), np.asarray(indptr)), shape=(len(distinct), n_hash))
+    return hashed[inverse]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _columns(tokens: tuple[str, ...], n_hash: int, mark: str) -> tuple[int, ...]:
+    # Keyed by the whole token tuple: elements of one class name share it (attribute_tokens is cached too).
+    return tuple(_column(mark + t, n_hash) for t in tokens)
 
 
 def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:

@@ -290,10 +290,10 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
         else:
             content = self.smooth(p)
-        return [
-            BlockPrediction(j, block, tree.elements[int(tree.owner[j])], float(p[j]), bool(content[j]))
-            for j, block in enumerate(tree.blocks)
-        ]
+        elements = tree.elements
+        # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
+        rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())
+        return [BlockPrediction(j, block, elements[o], pj, cj) for j, (block, o, pj, cj) in enumerate(rows)]
 
 
 def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:
