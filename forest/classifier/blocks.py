@@ -48,6 +48,12 @@ class PageTree:
             self._attributes = [dict(e.items()) for e in self.elements]
         return self._attributes
 
+    def having(self, names: frozenset[str]) -> list[int]:
+        """Indices of the elements with at least one of the attributes ``names``, in document order."""
+        # isdisjoint through map(): the test runs in C for every element, Python sees the few hits.
+        lacking = np.fromiter(map(names.isdisjoint, self.attributes()), dtype=bool, count=len(self))
+        return np.flatnonzero(~lacking).tolist()
+
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
         own = np.asarray(own)
@@ -181,6 +187,9 @@ def _structure(parent: list[int], tags: list[str]) -> tuple[list[int], list[int]
 NOT_RENDERED = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
+_HIDING = frozenset(("hidden", "style"))
+
+
 def invisible(tree: PageTree) -> np.ndarray:
     """Elements a browser does not render: with the ``hidden`` attribute or an inline
     ``display: none`` / ``visibility: hidden`` style, or inside one.
@@ -189,8 +198,9 @@ def invisible(tree: PageTree) -> np.ndarray:
     """
     n = len(tree)
     inside = np.zeros(n + 1, dtype=np.int64)
-    for i, attributes in enumerate(tree.attributes()):
-        if attributes and ("hidden" in attributes or NOT_RENDERED.search(attributes.get("style") or "")):
+    attributes = tree.attributes()
+    for i in tree.having(_HIDING):
+        if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or ""):
             # A subtree is a stretch of the document order: mark where it starts and ends.
             inside[i] += 1
             inside[int(tree.last[i]) + 1] -= 1

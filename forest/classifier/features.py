@@ -171,10 +171,17 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     classes = [a.get("class") or "" for a in attributes]
     ids = [a.get("id") or "" for a in attributes]
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
-    extra = [(a.get("itemprop") or "") + " " + (a.get("role") or "") if len(a) > 1 else "" for a in attributes]
+    # Without either, the original rule gives only spaces (no token, no microdata), so only the
+    # few elements with one (or with a hiding attribute) are read in Python.
+    extra = [""] * n
+    for i in tree.having(_NAMING):
+        a = attributes[i]
+        extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "") if len(a) > 1 else ""
     tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
-    hidden = np.fromiter(map(_is_hidden, attributes), dtype=np.float64, count=n)
-    microdata = np.fromiter((x.strip() != "" for x in extra), dtype=np.float64, count=n)
+    hidden = np.zeros(n)
+    for i in tree.having(_HIDING):
+        hidden[i] = _is_hidden(attributes[i])
+    microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
     # Integer counts: subtree_sums then takes its exact running-sum path.
     prose = np.zeros(n, dtype=np.int64)
@@ -188,7 +195,7 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     siblings = np.maximum(tree.n_children[parent] - 1, 1)
     class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
     id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
-    n_classes = np.fromiter((len(c.split()) if c else 0 for c in classes), dtype=np.float64, count=n)
+    n_classes = np.fromiter(map(len, map(str.split, classes)), dtype=np.float64, count=n)
     n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
     log = np.log1p
     numeric = np.stack(
@@ -215,9 +222,14 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
         axis=1,
     )
     onehot = np.zeros((n, N_TAGS))
-    onehot[np.arange(n), [_TAG_INDEX.get(t, N_TAGS - 1) for t in tree.tags]] = 1.0
+    onehot[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tree.tags, itertools.repeat(N_TAGS - 1)), dtype=np.intp, count=n)] = 1.0
     level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
     return np.hstack([numeric, onehot]), level_base, tokens
+
+
+# Attributes that make _node_matrix look closer: naming the element's part, or hiding it.
+_NAMING = frozenset(("itemprop", "role"))
+_HIDING = frozenset(("hidden", "aria-hidden", "style"))
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
@@ -232,8 +244,8 @@ def _is_hidden(attributes: dict[str, str]) -> bool:
 
 def _same_tag_siblings(tree: PageTree) -> np.ndarray:
     """How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs)."""
-    codes: dict[str, int] = {}
-    tag = np.fromiter((codes.setdefault(t, len(codes)) for t in tree.tags), dtype=np.int64, count=len(tree))
+    codes = {t: i for i, t in enumerate(set(tree.tags))}
+    tag = np.fromiter(map(codes.__getitem__, tree.tags), dtype=np.int64, count=len(tree))
     # One count per (parent, tag) pair, read back by every element of the pair.
     key = (tree.parent + 1) * max(len(codes), 1) + tag
     return (np.bincount(key)[key] - 1).astype(np.float64)
@@ -288,7 +300,13 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, rows)
-    dense = np.hstack([node[rows], node[ancestors].reshape(len(rows), -1), levels, text]).astype(np.float32)
+    # The groups written side by side straight into float32 (the same rounding as astype).
+    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
+    dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)
+    start = 0
+    for part in parts:
+        dense[:, start : start + part.shape[1]] = part
+        start += part.shape[1]
     page = np.zeros(len(rows), dtype=np.int64)
     return Features(dense, _row_tokens(tokens, rows, ancestors, n_hash), page, spans), rows
 

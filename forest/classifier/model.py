@@ -237,11 +237,16 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: Any) -> np.ndarray:
         """Probabilities of ``classes_`` for each row, shape (n, 2)."""
         check_is_fitted(self, "compact_")
+        p = self._positive(X)
+        return np.column_stack([1.0 - p, p])
+
+    def _positive(self, X: Any) -> np.ndarray:
+        # P(classes_[1]) of each row, for callers that checked the fit (sklearn's check costs ~30 us).
         dense, hashed = self._inputs(X, reset=False)
         p = self.compact_.proba(dense, hashed)
         if self.context_compact_ is not None:
             p = self.context_compact_.proba(context_features(p, X), None)
-        return np.column_stack([1.0 - p, p])
+        return p
 
     def predict(self, X: Any) -> np.ndarray:
         """The label of each row: ``classes_[1]`` where P(``classes_[1]``) >= ``threshold``."""
@@ -251,6 +256,9 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
     def smooth(self, probability: np.ndarray) -> np.ndarray:
         """Content flags of one page's rows, in page order: Viterbi if ``smoothing`` > 0, else the threshold."""
         check_is_fitted(self, "compact_")
+        return self._smooth(probability)
+
+    def _smooth(self, probability: np.ndarray) -> np.ndarray:
         if self.smoothing > 0:
             # Shift the probabilities so that, unsmoothed, the threshold is the decision boundary.
             shifted = shift_threshold(probability, self.threshold)
@@ -280,7 +288,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         if not tree.blocks:
             return []
         features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
-        p = self.predict_proba(features)[:, 1]
+        p = self._positive(features)
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.
         p[invisible(tree)[tree.owner]] = 0.0
@@ -289,7 +297,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             same = pairwise.proba(edge_features(tree, features), None)
             content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
         else:
-            content = self.smooth(p)
+            content = self._smooth(p)
         elements = tree.elements
         # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
         rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())
