@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -116,7 +117,10 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     run_element = np.where(ev_end[at], parent[ev_element[at]], ev_element[at])
     run_group = group[at]
     stripped = np.fromiter(map(len, map(str.strip, runs)), dtype=np.int64, count=len(runs))
-    words = np.fromiter(map(len, map(str.split, runs)), dtype=np.int64, count=len(runs))
+    # Most runs are only whitespace (indentation between tags): no words, no block text.
+    real = stripped > 0
+    words = np.zeros(len(runs), dtype=np.int64)
+    words[real] = np.fromiter(map(len, map(str.split, itertools.compress(runs, real.tolist()))), dtype=np.int64, count=int(real.sum()))
     run_link = in_link[run_element]
     own_chars = np.bincount(run_element, weights=stripped, minlength=n).astype(np.int64)
     own_words = np.bincount(run_element, weights=words, minlength=n).astype(np.int64)
@@ -130,18 +134,19 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     group_owner = np.append(np.where(ev_end[closing], closer, block_owner[np.maximum(parent[closer], 0)]), 0)
     first = np.flatnonzero(np.diff(run_group, prepend=-1))
     links = np.add.reduceat(stripped * run_link, first).tolist() if len(runs) else []
+    # Only a group with a non-blank run has text: the others would normalize to nothing.
+    with_text = np.flatnonzero(np.add.reduceat(stripped, first) > 0).tolist() if len(runs) else []
     groups = run_group[first].tolist()
     bounds = np.append(first, len(runs)).tolist()
     owners = group_owner.tolist()
     blocks: list[Block] = []
     owner: list[int] = []
     block_of_group: dict[int, int] = {}
-    for k, g in enumerate(groups):
+    for k in with_text:
         text = " ".join("".join(runs[bounds[k] : bounds[k + 1]]).split())
-        if text:
-            block_of_group[g] = len(blocks)
-            blocks.append(Block(text, min(links[k], len(text))))
-            owner.append(owners[g])
+        block_of_group[groups[k]] = len(blocks)
+        blocks.append(Block(text, min(links[k], len(text))))
+        owner.append(owners[groups[k]])
     pieces: list[tuple[int, int, str]] = []
     if keep_pieces:
         pieces = [(e, block_of_group.get(g, -1), t) for e, g, t in zip(run_element.tolist(), run_group.tolist(), runs)]

@@ -50,8 +50,11 @@ class Compact:
         if self.kind == "trees":
             columns = a["hashed_columns"]
             width = dense.shape[1]
+            # float32 features (hashed ones are 0/1) walk the trees in float32: half the memory
+            # to gather from, and exact, with each threshold rounded down to a float32.
+            single = dense.dtype == np.float32 and (hashed is None or hashed.dtype == np.float32)
             # One matrix filled in place: the dense columns, then the model's hashed ones.
-            x = np.zeros((dense.shape[0], width + (len(columns) if hashed is not None else 0)))
+            x = np.zeros((dense.shape[0], width + (len(columns) if hashed is not None else 0)), dtype=np.float32 if single else np.float64)
             x[:, :width] = dense
             if hashed is not None and len(columns):
                 _densify(hashed, columns, x[:, width:])
@@ -82,8 +85,12 @@ class Compact:
         a = self.arrays
         # children[2i] is node i's right child, children[2i + 1] its left: one gather per step.
         children = np.stack([a["right"], a["left"]], axis=1).astype(np.intp).ravel()
-        return {"feature": a["feature"].astype(np.intp), "threshold": a["threshold"], "children": children,
-                "roots": a["roots"].astype(np.intp), "value": a["value"]}  # fmt: skip
+        threshold = np.asarray(a["threshold"], dtype=np.float64)
+        # For a float32 x, x <= t exactly when x <= the largest float32 not above t.
+        single = threshold.astype(np.float32)
+        single = np.where(single.astype(np.float64) > threshold, np.nextafter(single, np.float32(-np.inf)), single)
+        return {"feature": a["feature"].astype(np.intp), "threshold": threshold, "threshold32": single,
+                "children": children, "roots": a["roots"].astype(np.intp), "value": a["value"]}  # fmt: skip
 
 
 def _densify(hashed: sp.csr_matrix, columns: np.ndarray, out: np.ndarray) -> None:
@@ -99,7 +106,8 @@ def _densify(hashed: sp.csr_matrix, columns: np.ndarray, out: np.ndarray) -> Non
 
 
 def _trees(a: dict[str, np.ndarray], settings: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    feature, threshold, children = a["feature"], a["threshold"], a["children"]
+    feature, children = a["feature"], a["children"]
+    threshold = a["threshold32"] if x.dtype == np.float32 else a["threshold"]
     n, width = x.shape
     flat = np.ascontiguousarray(x).ravel()
     offset = (np.arange(n, dtype=np.intp) * width)[:, None]
@@ -109,7 +117,7 @@ def _trees(a: dict[str, np.ndarray], settings: dict[str, Any], x: np.ndarray) ->
     # Buffers reused at every step; indices are valid by construction, so take() need not check
     # them ("clip"), which also lets it write straight into ``out``.
     index, step = np.empty(shape, dtype=np.intp), np.empty(shape, dtype=np.intp)
-    value, limit, go_left = np.empty(shape), np.empty(shape), np.empty(shape, dtype=bool)
+    value, limit, go_left = np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=bool)
     # Leaves point to themselves, so every tree can take max_depth steps in lockstep.
     for _ in range(int(settings["max_depth"])):
         np.take(feature, node, out=index, mode="clip")

@@ -239,7 +239,7 @@ def _is_hidden(attributes: dict[str, str]) -> bool:
     if "hidden" in attributes or attributes.get("aria-hidden") == "true":
         return True
     style = attributes.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    return style is not None and _HIDDEN_STYLE.search(style) is not None
 
 
 def _same_tag_siblings(tree: PageTree) -> np.ndarray:

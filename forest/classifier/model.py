@@ -143,8 +143,12 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _inputs(self, X: Any, *, reset: bool) -> tuple[np.ndarray, sp.csr_matrix | None]:
-        """Dense and hashed columns of ``X``: a :class:`Features`, or any numeric matrix (all dense)."""
+    def _inputs(self, X: Any, *, reset: bool, exact: bool = False) -> tuple[np.ndarray, sp.csr_matrix | None]:
+        """Dense and hashed columns of ``X``: a :class:`Features`, or any numeric matrix (all dense).
+
+        :param exact: keep a :class:`Features`' float32 columns as they are (the compact models
+            read them exactly so, and tree walks run faster on them), rather than as float64.
+        """
         if isinstance(X, Features):
             dense, hashed = X.select(self.groups)
             if not np.isfinite(dense).all():
@@ -154,7 +158,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
                 self.n_features_in_ = width
             elif width != self.n_features_in_:
                 raise ValueError(f"X has {width} features, but {type(self).__name__} expects {self.n_features_in_}")
-            return dense.astype(np.float64), hashed
+            return (dense if exact else dense.astype(np.float64)), hashed
         return validate_data(self, X, reset=reset, dtype=np.float64), None
 
     def fit(self, X: Any, y: Any, groups: Sequence[Any] | np.ndarray | None = None) -> TagClassifier:
@@ -242,7 +246,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
 
     def _positive(self, X: Any) -> np.ndarray:
         # P(classes_[1]) of each row, for callers that checked the fit (sklearn's check costs ~30 us).
-        dense, hashed = self._inputs(X, reset=False)
+        dense, hashed = self._inputs(X, reset=False, exact=True)
         p = self.compact_.proba(dense, hashed)
         if self.context_compact_ is not None:
             p = self.context_compact_.proba(context_features(p, X), None)
