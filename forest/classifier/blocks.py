@@ -94,7 +94,7 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     parent = np.asarray(parent_list, dtype=np.int64)
     depth = np.asarray(depth_list, dtype=np.int64)
     last = np.asarray(last_list, dtype=np.int64)
-    is_block = np.fromiter((t in BLOCK_TAGS for t in tags), dtype=bool, count=n)
+    is_block = np.fromiter(map(BLOCK_TAGS.__contains__, tags), dtype=bool, count=n)
 
     # Events in document order: element i starts (key i), then the elements whose subtree
     # ends at i end, deepest first.  An element's text follows its start, its tail its end.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -184,11 +185,12 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
     # Integer counts: subtree_sums then takes its exact running-sum path.
-    prose = np.zeros(n, dtype=np.int64)
-    for block, owner in zip(tree.blocks, tree.owner.tolist()):
-        text = block.text
-        if text.count(" ") + 1 >= PROSE_WORDS and block.link_chars <= PROSE_LINK_SHARE * len(text):
-            prose[owner] += len(text)
+    texts = list(map(operator.attrgetter("text"), tree.blocks))
+    length = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    words = np.fromiter(map(operator.methodcaller("count", " "), texts), dtype=np.int64, count=len(texts)) + 1
+    link = np.fromiter(map(operator.attrgetter("link_chars"), tree.blocks), dtype=np.int64, count=len(texts))
+    is_prose = (words >= PROSE_WORDS) & (link <= PROSE_LINK_SHARE * length)
+    prose = np.bincount(tree.owner[is_prose], weights=length[is_prose], minlength=n).astype(np.int64)
     sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
     chars, words, links, prose = sub_chars[:, 0], sub_chars[:, 1], sub_chars[:, 2], sub_chars[:, 3]
     parent = np.maximum(tree.parent, 0)
@@ -265,7 +267,11 @@ def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
 def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Per-level means of ``base`` over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level is empty)."""
     n = len(tree)
-    children = sp.csr_matrix((np.ones(n - 1), (tree.parent[1:], np.arange(1, n))), shape=(n, n))
+    # Row p lists p's children in document order: built as CSR directly (what the COO route
+    # gives, without its conversion).
+    below = tree.parent[1:]
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
+    children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
     width = base.shape[1]
     out = np.empty((len(rows), N_LEVELS * width))
     level = base

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Sequence
 
@@ -69,7 +70,7 @@ def _block_stats(texts: Sequence[str]) -> np.ndarray:
     block = np.cumsum(code == 10)  # the text of each character (a newline starts the next)
     stats[:, 0] = np.fromiter(map(len, texts), dtype=np.int64, count=n)
     # Normalized: words are separated by single spaces.
-    stats[:, 1] = np.fromiter((t.count(" ") + 1 for t in texts), dtype=np.int64, count=n)
+    stats[:, 1] = np.fromiter(map(operator.methodcaller("count", " "), texts), dtype=np.int64, count=n) + 1
     # [.!?]+(?=\\s|$): the last character of a run of them, followed by a space or the end.
     mark = (code == 46) | (code == 33) | (code == 63)
     followed = np.append(space[1:], True)
@@ -89,7 +90,7 @@ def _block_stats(texts: Sequence[str]) -> np.ndarray:
     stats[:, 6] = np.bincount(block[digit], minlength=n)
     first = ~space & np.concatenate(([True], space[:-1]))
     stats[:, 7] = np.bincount(block[first & upper], minlength=n)
-    stats[:, 8] = np.fromiter((t.rstrip().endswith(_ENDINGS) for t in texts), dtype=bool, count=n)
+    stats[:, 8] = np.fromiter(map(operator.methodcaller("endswith", _ENDINGS), map(str.rstrip, texts)), dtype=bool, count=n)
     return stats
 
 
@@ -153,8 +154,8 @@ def block_text_features(tree: PageTree) -> np.ndarray:
     """The TEXT_COLUMNS of each block of ``tree``."""
     blocks = tree.blocks
     n = len(blocks)
-    stats = _block_stats([b.text for b in blocks])
-    link = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=n)
+    stats = _block_stats(list(map(operator.attrgetter("text"), blocks)))
+    link = np.fromiter(map(operator.attrgetter("link_chars"), blocks), dtype=np.float64, count=n)
     shallow = _shallow(stats, link)
     index = np.arange(n)
     chars = stats[:, 0]
