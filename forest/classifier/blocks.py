@@ -12,6 +12,11 @@ from lxml import etree
 from patterns.text import BLOCK_TAGS, Block
 
 
+# Attributes that name an element's part (itemprop, role) or hide it: few elements carry
+# any, and the features and invisible() read them only on those (PageTree.marked).
+MARKING = frozenset(("itemprop", "role", "hidden", "aria-hidden", "style"))
+
+
 @dataclass(slots=True)
 class PageTree:
     """A page body flattened for feature extraction.
@@ -37,6 +42,7 @@ class PageTree:
     # (element, block or -1, text) for every text run, kept only for labelling.
     pieces: list[tuple[int, int, str]] = field(default_factory=list)
     _attributes: list[dict[str, str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _marked: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -49,11 +55,13 @@ class PageTree:
             self._attributes = [dict(e.items()) for e in self.elements]
         return self._attributes
 
-    def having(self, names: frozenset[str]) -> list[int]:
-        """Indices of the elements with at least one of the attributes ``names``, in document order."""
-        # isdisjoint through map(): the test runs in C for every element, Python sees the few hits.
-        lacking = np.fromiter(map(names.isdisjoint, self.attributes()), dtype=bool, count=len(self))
-        return np.flatnonzero(~lacking).tolist()
+    def marked(self) -> list[int]:
+        """Indices of the elements with any of the MARKING attributes, in document order (found on the first call only)."""
+        if self._marked is None:
+            # isdisjoint through map(): the test runs in C for every element, Python sees the few hits.
+            lacking = np.fromiter(map(MARKING.isdisjoint, self.attributes()), dtype=bool, count=len(self))
+            self._marked = np.flatnonzero(~lacking).tolist()
+        return self._marked
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
@@ -90,11 +98,10 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     index = {e: i for i, e in enumerate(elements)}
     parent_list = [index.get(e.getparent(), -1) for e in elements]
     parent_list[0] = -1
-    depth_list, last_list, in_link, block_owner = _structure(parent_list, tags)
     parent = np.asarray(parent_list, dtype=np.int64)
-    depth = np.asarray(depth_list, dtype=np.int64)
-    last = np.asarray(last_list, dtype=np.int64)
     is_block = np.fromiter(map(BLOCK_TAGS.__contains__, tags), dtype=bool, count=n)
+    is_link = np.fromiter(map("a".__eq__, tags), dtype=bool, count=n)
+    depth, last, in_link, block_owner = _structure(parent, is_block, is_link)
 
     # Events in document order: element i starts (key i), then the elements whose subtree
     # ends at i end, deepest first.  An element's text follows its start, its tail its end.
@@ -167,32 +174,48 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     )
 
 
-def _structure(parent: list[int], tags: list[str]) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+def _structure(parent: np.ndarray, is_block: np.ndarray, is_link: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per element: depth, last element of its subtree, whether it is inside an <a> (or one), and
-    its innermost block-level ancestor-or-self (the body when none)."""
+    its innermost block-level ancestor-or-self (the body when none).
+
+    By pointer jumping: each round doubles how far up every element looks, so a page of depth d
+    takes log2(d) rounds of numpy instead of a Python step per element.
+    """
     n = len(parent)
-    depth = [0] * n
-    link = [tags[0] == "a"] + [False] * (n - 1)
-    block = [0] * n
-    for i in range(1, n):
-        p = parent[i]
-        depth[i] = depth[p] + 1
-        link[i] = link[p] or tags[i] == "a"
-        block[i] = i if tags[i] in BLOCK_TAGS else block[p]
-    last = list(range(n))
-    # Children come after their parent: the reverse order completes each subtree before its parent.
-    for i in range(n - 1, 0, -1):
-        p = parent[i]
-        if last[i] > last[p]:
-            last[p] = last[i]
-    return depth, last, np.asarray(link, dtype=bool), np.asarray(block, dtype=np.int64)
+    up = np.maximum(parent, 0)
+    # Depth: the distance to the body, summed over jumps of doubling length.
+    depth = (parent >= 0).astype(np.int64)
+    jump = up.copy()
+    while jump.any():
+        depth += depth[jump]
+        jump = jump[jump]
+    # A subtree ends just before the next sibling of its nearest ancestor-or-self that has one
+    # (elements are in document order), or with the page.
+    order = np.argsort(parent[1:], kind="stable") + 1
+    following = np.full(n, n, dtype=np.int64)
+    same = parent[order[1:]] == parent[order[:-1]]
+    following[order[:-1][same]] = order[1:][same]
+    has_next = following < n
+    anchor = _nearest(up, has_next)
+    last = np.where(has_next[anchor], following[anchor], n) - 1
+    link = is_link[_nearest(up, is_link)]
+    block = _nearest(up, is_block)
+    return depth, last, link, block
+
+
+def _nearest(up: np.ndarray, marked: np.ndarray) -> np.ndarray:
+    # The nearest ancestor-or-self of each element that is ``marked``, else the body (0).
+    target = np.where(marked, np.arange(len(up)), up)
+    target[0] = 0
+    while True:
+        further = target[target]
+        if np.array_equal(further, target):
+            return target
+        target = further
 
 
 # Inline styles that keep an element from being rendered at all.
 NOT_RENDERED = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-
-
-_HIDING = frozenset(("hidden", "style"))
 
 
 def invisible(tree: PageTree) -> np.ndarray:
@@ -204,7 +227,7 @@ def invisible(tree: PageTree) -> np.ndarray:
     n = len(tree)
     inside = np.zeros(n + 1, dtype=np.int64)
     attributes = tree.attributes()
-    for i in tree.having(_HIDING):
+    for i in tree.marked():
         if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or ""):
             # A subtree is a stretch of the document order: mark where it starts and ends.
             inside[i] += 1

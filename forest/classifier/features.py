@@ -173,15 +173,15 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     ids = [a.get("id") or "" for a in attributes]
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
     # Without either, the original rule gives only spaces (no token, no microdata), so only the
-    # few elements with one (or with a hiding attribute) are read in Python.
+    # few elements with a marking attribute are read in Python.
     extra = [""] * n
-    for i in tree.having(_NAMING):
-        a = attributes[i]
-        extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "") if len(a) > 1 else ""
-    tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
     hidden = np.zeros(n)
-    for i in tree.having(_HIDING):
-        hidden[i] = _is_hidden(attributes[i])
+    for i in tree.marked():
+        a = attributes[i]
+        if len(a) > 1:
+            extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
+        hidden[i] = _is_hidden(a)
+    tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
     microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
     # Integer counts: subtree_sums then takes its exact running-sum path.
@@ -197,7 +197,9 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     siblings = np.maximum(tree.n_children[parent] - 1, 1)
     class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
     id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
-    n_classes = np.fromiter(map(len, map(str.split, classes)), dtype=np.float64, count=n)
+    # Pages repeat a few class values: split each distinct one once.
+    n_split = {c: len(c.split()) for c in set(classes)}
+    n_classes = np.fromiter(map(n_split.__getitem__, classes), dtype=np.float64, count=n)
     n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
     log = np.log1p
     numeric = np.stack(
@@ -227,11 +229,6 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     onehot[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tree.tags, itertools.repeat(N_TAGS - 1)), dtype=np.intp, count=n)] = 1.0
     level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
     return np.hstack([numeric, onehot]), level_base, tokens
-
-
-# Attributes that make _node_matrix look closer: naming the element's part, or hiding it.
-_NAMING = frozenset(("itemprop", "role"))
-_HIDING = frozenset(("hidden", "aria-hidden", "style"))
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
