@@ -52,7 +52,7 @@ class PageTree:
         :func:`invisible` ask for several attributes of every element, and one ``items()``
         per element costs less than a few ``get()``."""
         if self._attributes is None:
-            self._attributes = [dict(e.items()) for e in self.elements]
+            self._attributes = list(map(dict, map(etree._Element.items, self.elements)))
         return self._attributes
 
     def marked(self) -> list[int]:

@@ -101,7 +101,10 @@ def _densify(hashed: sp.csr_matrix, columns: np.ndarray, out: np.ndarray) -> Non
     at = position[hashed.indices]
     kept = at >= 0
     block = np.zeros(out.shape, dtype=hashed.dtype)
-    np.add.at(block, (rows[kept], at[kept]), hashed.data[kept])
+    if hashed.has_canonical_format:
+        block[rows[kept], at[kept]] = hashed.data[kept]  # no duplicate entries to sum
+    else:
+        np.add.at(block, (rows[kept], at[kept]), hashed.data[kept])
     out += block
 
 

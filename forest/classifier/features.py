@@ -270,16 +270,18 @@ def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np
     indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
     children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
     width = base.shape[1]
-    out = np.empty((len(rows), N_LEVELS * width))
+    # Blocks share elements: describe each distinct one, then copy to its rows.
+    distinct, inverse = np.unique(rows, return_inverse=True)
+    out = np.empty((len(distinct), N_LEVELS * width))
     level = base
     for k in range(N_LEVELS):
         # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only.
         level = children @ level
-        mine = level[rows]
+        mine = level[distinct]
         count = mine[:, :1]
         out[:, k * width] = np.log1p(count[:, 0])
         out[:, k * width + 1 : (k + 1) * width] = mine[:, 1:] / np.maximum(count, 1.0)
-    return out
+    return out[inverse.ravel()]
 
 
 def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH) -> tuple[Features, np.ndarray]:
