@@ -96,67 +96,30 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
     n = len(elements)
     tags = [e.tag for e in elements]
     index = {e: i for i, e in enumerate(elements)}
-    parent_list = [index.get(e.getparent(), -1) for e in elements]
-    parent_list[0] = -1
-    parent = np.asarray(parent_list, dtype=np.int64)
+    parent = np.asarray([index.get(e.getparent(), -1) for e in elements], dtype=np.int64)
+    parent[0] = -1
     is_block = np.fromiter(map(BLOCK_TAGS.__contains__, tags), dtype=bool, count=n)
     is_link = np.fromiter(map("a".__eq__, tags), dtype=bool, count=n)
     depth, last, in_link, block_owner = _structure(parent, is_block, is_link)
-
-    # Events in document order: element i starts (key i), then the elements whose subtree
-    # ends at i end, deepest first.  An element's text follows its start, its tail its end.
-    element = np.arange(n)
-    ev_element = np.concatenate([element, element])
-    ev_end = np.repeat(np.array([False, True]), n)
-    order = np.lexsort((np.concatenate([np.zeros(n, np.int64), -depth]), ev_end, np.concatenate([element, last])))
-    ev_element, ev_end = ev_element[order], ev_end[order]
-    # A block ends wherever a block-level element starts or ends: group g of the events holds
-    # the text between the g-th and (g+1)-th such boundary.
-    boundary = is_block[ev_element]
-    group = np.cumsum(boundary)
-    strings: list[str | None] = [e.text for e in elements] + [e.tail for e in elements]
-    strings[n] = None  # the body's tail is not its text
-    string_of_event = ev_element + n * ev_end
-    present = np.fromiter(map(bool, strings), dtype=bool, count=2 * n)[string_of_event]
-    at = np.flatnonzero(present)
-    runs = [strings[k] for k in string_of_event[at].tolist()]
-    # A tail is the parent's text.
-    run_element = np.where(ev_end[at], parent[ev_element[at]], ev_element[at])
-    run_group = group[at]
-    stripped = np.fromiter(map(len, map(str.strip, runs)), dtype=np.int64, count=len(runs))
+    ev_element, ev_end = _events(depth, last)
+    runs = _Runs.of(elements, ev_element, ev_end, parent, is_block)
+    run_link = runs.chars * in_link[runs.element]
+    own_words = np.zeros(len(runs.text), dtype=np.int64)
     # Most runs are only whitespace (indentation between tags): no words, no block text.
-    real = stripped > 0
-    words = np.zeros(len(runs), dtype=np.int64)
-    words[real] = np.fromiter(map(len, map(str.split, itertools.compress(runs, real.tolist()))), dtype=np.int64, count=int(real.sum()))
-    run_link = in_link[run_element]
-    own_chars = np.bincount(run_element, weights=stripped, minlength=n).astype(np.int64)
-    own_words = np.bincount(run_element, weights=words, minlength=n).astype(np.int64)
-    own_link = np.bincount(run_element, weights=stripped * run_link, minlength=n).astype(np.int64)
+    real = runs.chars > 0
+    words = map(len, map(str.split, itertools.compress(runs.text, real.tolist())))
+    own_words[real] = np.fromiter(words, dtype=np.int64, count=int(real.sum()))
 
     # The owner of a group is the innermost block-level element open when its closing boundary
     # comes: the element itself at its end, its enclosing block (or the body) at its start.
-    closing = np.flatnonzero(boundary)
+    closing = np.flatnonzero(is_block[ev_element])
     closer = ev_element[closing]
     # After the last boundary, the final flush: the body's (index 0).
     group_owner = np.append(np.where(ev_end[closing], closer, block_owner[np.maximum(parent[closer], 0)]), 0)
-    first = np.flatnonzero(np.diff(run_group, prepend=-1))
-    links = np.add.reduceat(stripped * run_link, first).tolist() if len(runs) else []
-    # Only a group with a non-blank run has text: the others would normalize to nothing.
-    with_text = np.flatnonzero(np.add.reduceat(stripped, first) > 0).tolist() if len(runs) else []
-    groups = run_group[first].tolist()
-    bounds = np.append(first, len(runs)).tolist()
-    owners = group_owner.tolist()
-    blocks: list[Block] = []
-    owner: list[int] = []
-    block_of_group: dict[int, int] = {}
-    for k in with_text:
-        text = " ".join("".join(runs[bounds[k] : bounds[k + 1]]).split())
-        block_of_group[groups[k]] = len(blocks)
-        blocks.append(Block(text, min(links[k], len(text))))
-        owner.append(owners[groups[k]])
+    blocks, owner, block_of_group = _blocks(runs, run_link, group_owner)
     pieces: list[tuple[int, int, str]] = []
     if keep_pieces:
-        pieces = [(e, block_of_group.get(g, -1), t) for e, g, t in zip(run_element.tolist(), run_group.tolist(), runs)]
+        pieces = [(e, block_of_group.get(g, -1), t) for e, g, t in zip(runs.element.tolist(), runs.group.tolist(), runs.text)]
     return PageTree(
         elements=elements,
         tags=tags,
@@ -164,14 +127,73 @@ def walk(body: etree._Element, *, keep_pieces: bool = False) -> PageTree:
         depth=depth,
         position=_positions(parent, n),
         n_children=np.bincount(parent[1:], minlength=n).astype(np.int64),
-        own_chars=own_chars,
-        own_link_chars=own_link,
-        own_words=own_words,
+        own_chars=np.bincount(runs.element, weights=runs.chars, minlength=n).astype(np.int64),
+        own_link_chars=np.bincount(runs.element, weights=run_link, minlength=n).astype(np.int64),
+        own_words=np.bincount(runs.element, weights=own_words, minlength=n).astype(np.int64),
         blocks=blocks,
         owner=np.asarray(owner, dtype=np.int64),
         pieces=pieces,
         last=last,
     )
+
+
+def _events(depth: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The walk's start and end events in document order: the element of each, and whether it ends.
+
+    Element i starts (key i), then the elements whose subtree ends at i end, deepest first.
+    """
+    n = len(depth)
+    element = np.arange(n)
+    ev_element = np.concatenate([element, element])
+    ev_end = np.repeat(np.array([False, True]), n)
+    order = np.lexsort((np.concatenate([np.zeros(n, np.int64), -depth]), ev_end, np.concatenate([element, last])))
+    return ev_element[order], ev_end[order]
+
+
+@dataclass(frozen=True, slots=True)
+class _Runs:
+    """The non-empty text runs of a walk, in document order (an element's text follows its
+    start event, its tail its end event)."""
+
+    text: list[str]
+    element: np.ndarray  # whose own text the run is: a tail is the parent's text
+    group: np.ndarray  # block boundaries (block-level starts and ends) before the run
+    chars: np.ndarray  # characters without the surrounding whitespace
+
+    @staticmethod
+    def of(elements: list[etree._Element], ev_element: np.ndarray, ev_end: np.ndarray, parent: np.ndarray, is_block: np.ndarray) -> _Runs:
+        n = len(elements)
+        strings: list[str | None] = [e.text for e in elements] + [e.tail for e in elements]
+        strings[n] = None  # the body's tail is not its text
+        string_of_event = ev_element + n * ev_end
+        at = np.flatnonzero(np.fromiter(map(bool, strings), dtype=bool, count=2 * n)[string_of_event])
+        text = [strings[k] for k in string_of_event[at].tolist()]
+        element = np.where(ev_end[at], parent[ev_element[at]], ev_element[at])
+        group = np.cumsum(is_block[ev_element])[at]
+        chars = np.fromiter(map(len, map(str.strip, text)), dtype=np.int64, count=len(text))
+        return _Runs(text, element, group, chars)
+
+
+def _blocks(runs: _Runs, run_link: np.ndarray, group_owner: np.ndarray) -> tuple[list[Block], list[int], dict[int, int]]:
+    """The blocks (the whitespace-normalized text of each group with any), their owners, and the block of each such group."""
+    if not runs.text:
+        return [], [], {}
+    first = np.flatnonzero(np.diff(runs.group, prepend=-1))
+    links = np.add.reduceat(run_link, first).tolist()
+    # Only a group with a non-blank run has text: the others would normalize to nothing.
+    with_text = np.flatnonzero(np.add.reduceat(runs.chars, first) > 0).tolist()
+    groups = runs.group[first].tolist()
+    bounds = np.append(first, len(runs.text)).tolist()
+    owners = group_owner.tolist()
+    blocks: list[Block] = []
+    owner: list[int] = []
+    block_of_group: dict[int, int] = {}
+    for k in with_text:
+        text = " ".join("".join(runs.text[bounds[k] : bounds[k + 1]]).split())
+        block_of_group[groups[k]] = len(blocks)
+        blocks.append(Block(text, min(links[k], len(text))))
+        owner.append(owners[groups[k]])
+    return blocks, owner, block_of_group
 
 
 def _structure(parent: np.ndarray, is_block: np.ndarray, is_link: np.ndarray) -> tuple[np.ndarray, ...]:
