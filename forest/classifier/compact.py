@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,11 +48,17 @@ class Compact:
         """P(positive class) of each row."""
         a = self.arrays
         if self.kind == "trees":
-            x = dense.astype(np.float64)
             columns = a["hashed_columns"]
+            width = dense.shape[1]
+            # float32 features (hashed ones are 0/1) walk the trees in float32: half the memory
+            # to gather from, and exact, with each threshold rounded down to a float32.
+            single = dense.dtype == np.float32 and (hashed is None or hashed.dtype == np.float32)
+            # One matrix filled in place: the dense columns, then the model's hashed ones.
+            x = np.zeros((dense.shape[0], width + (len(columns) if hashed is not None else 0)), dtype=np.float32 if single else np.float64)
+            x[:, :width] = dense
             if hashed is not None and len(columns):
-                x = np.hstack([x, hashed[:, columns].toarray()])
-            return _trees(a, self.settings, x)
+                _densify(hashed, columns, x[:, width:])
+            return _trees(self._tree_table, self.settings, x)
         z = (dense.astype(np.float64) - a["mean"]) / a["scale"]
         nd = z.shape[1]
         if self.kind == "linear":
@@ -72,18 +79,59 @@ class Compact:
         return _sigmoid(h[:, 0])
 
 
+    @functools.cached_property
+    def _tree_table(self) -> dict[str, np.ndarray]:
+        # The node arrays as _trees indexes them, converted once per model rather than per call.
+        a = self.arrays
+        # children[2i] is node i's right child, children[2i + 1] its left: one gather per step.
+        children = np.stack([a["right"], a["left"]], axis=1).astype(np.intp).ravel()
+        threshold = np.asarray(a["threshold"], dtype=np.float64)
+        # For a float32 x, x <= t exactly when x <= the largest float32 not above t.
+        single = threshold.astype(np.float32)
+        single = np.where(single.astype(np.float64) > threshold, np.nextafter(single, np.float32(-np.inf)), single)
+        return {"feature": a["feature"].astype(np.intp), "threshold": threshold, "threshold32": single,
+                "children": children, "roots": a["roots"].astype(np.intp), "value": a["value"]}  # fmt: skip
+
+
+def _densify(hashed: sp.csr_matrix, columns: np.ndarray, out: np.ndarray) -> None:
+    """Add ``hashed[:, columns]`` into ``out``: what ``.toarray()`` of the column selection gives, without scipy's indexing."""
+    position = np.full(hashed.shape[1], -1, dtype=np.intp)
+    position[columns] = np.arange(len(columns))
+    rows = np.repeat(np.arange(hashed.shape[0]), np.diff(hashed.indptr))
+    at = position[hashed.indices]
+    kept = at >= 0
+    block = np.zeros(out.shape, dtype=hashed.dtype)
+    if hashed.has_canonical_format:
+        block[rows[kept], at[kept]] = hashed.data[kept]  # no duplicate entries to sum
+    else:
+        np.add.at(block, (rows[kept], at[kept]), hashed.data[kept])
+    out += block
+
+
 def _trees(a: dict[str, np.ndarray], settings: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    feature, threshold = a["feature"].astype(np.intp), a["threshold"]
-    # children[2i] is node i's right child, children[2i + 1] its left: one gather per step.
-    children = np.stack([a["right"], a["left"]], axis=1).astype(np.intp).ravel()
+    feature, children = a["feature"], a["children"]
+    threshold = a["threshold32"] if x.dtype == np.float32 else a["threshold"]
     n, width = x.shape
     flat = np.ascontiguousarray(x).ravel()
     offset = (np.arange(n, dtype=np.intp) * width)[:, None]
-    node = np.broadcast_to(a["roots"].astype(np.intp), (n, len(a["roots"]))).copy()
+    shape = (n, len(a["roots"]))
+    node = np.empty(shape, dtype=np.intp)
+    node[:] = a["roots"]
+    # Buffers reused at every step; indices are valid by construction, so take() need not check
+    # them ("clip"), which also lets it write straight into ``out``.
+    index, step = np.empty(shape, dtype=np.intp), np.empty(shape, dtype=np.intp)
+    value, limit, go_left = np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=bool)
     # Leaves point to themselves, so every tree can take max_depth steps in lockstep.
     for _ in range(int(settings["max_depth"])):
-        go_left = flat[offset + feature[node]] <= threshold[node]
-        node = children[2 * node + go_left]
+        np.take(feature, node, out=index, mode="clip")
+        index += offset
+        np.take(flat, index, out=value, mode="clip")
+        np.take(threshold, node, out=limit, mode="clip")
+        np.less_equal(value, limit, out=go_left)
+        node <<= 1
+        node += go_left
+        np.take(children, node, out=step, mode="clip")
+        node, step = step, node
     values = a["value"][node]
     if settings["aggregate"] == "mean":
         return np.asarray(values.mean(axis=1))

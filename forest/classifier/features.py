@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from lxml import etree
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.utils import murmurhash3_32
 
@@ -115,7 +116,10 @@ class Features:
         """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones."""
         ranges = [np.arange(*group_columns()[g]) for g in groups if g != "tokens"]
         columns = np.concatenate(ranges) if ranges else np.zeros(0, dtype=np.int64)
-        return self.dense[:, columns], (self.hashed if "tokens" in groups else None)
+        hashed = self.hashed if "tokens" in groups else None
+        if len(columns) == self.dense.shape[1] and np.array_equal(columns, np.arange(len(columns))):
+            return self.dense, hashed  # all groups in order (the default): no copy
+        return self.dense[:, columns], hashed
 
     def take(self, index: np.ndarray) -> Features:
         """The rows ``index``."""
@@ -164,27 +168,38 @@ def feature_names() -> list[str]:
 def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
     """Node features of every element (log-scaled counts), its level-aggregate base, and its class/id tokens."""
     n = len(tree)
-    elements = tree.elements
-    classes = [e.get("class") or "" for e in elements]
-    ids = [e.get("id") or "" for e in elements]
+    attributes = tree.attributes()
+    classes = [a.get("class") or "" for a in attributes]
+    ids = [a.get("id") or "" for a in attributes]
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
-    extra = [(e.get("itemprop") or "") + " " + (e.get("role") or "") if len(e.attrib) > 1 else "" for e in elements]
+    # Without either, the original rule gives only spaces (no token, no microdata), so only the
+    # few elements with a marking attribute are read in Python.
+    extra = [""] * n
+    hidden = np.zeros(n)
+    for i in tree.marked():
+        a = attributes[i]
+        if len(a) > 1:
+            extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
+        hidden[i] = _is_hidden(a)
     tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
-    hidden = np.fromiter((_is_hidden(e) for e in elements), dtype=np.float64, count=n)
-    microdata = np.fromiter((x.strip() != "" for x in extra), dtype=np.float64, count=n)
+    microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
-    prose = np.zeros(n)
-    for block, owner in zip(tree.blocks, tree.owner.tolist()):
-        text = block.text
-        if text.count(" ") + 1 >= PROSE_WORDS and block.link_chars <= PROSE_LINK_SHARE * len(text):
-            prose[owner] += len(text)
+    # Integer counts: subtree_sums then takes its exact running-sum path.
+    texts = list(map(operator.attrgetter("text"), tree.blocks))
+    length = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    words = np.fromiter(map(operator.methodcaller("count", " "), texts), dtype=np.int64, count=len(texts)) + 1
+    link = np.fromiter(map(operator.attrgetter("link_chars"), tree.blocks), dtype=np.int64, count=len(texts))
+    is_prose = (words >= PROSE_WORDS) & (link <= PROSE_LINK_SHARE * length)
+    prose = np.bincount(tree.owner[is_prose], weights=length[is_prose], minlength=n).astype(np.int64)
     sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
     chars, words, links, prose = sub_chars[:, 0], sub_chars[:, 1], sub_chars[:, 2], sub_chars[:, 3]
     parent = np.maximum(tree.parent, 0)
     siblings = np.maximum(tree.n_children[parent] - 1, 1)
     class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
     id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
-    n_classes = np.fromiter((len(c.split()) for c in classes), dtype=np.float64, count=n)
+    # Pages repeat a few class values: split each distinct one once.
+    n_split = {c: len(c.split()) for c in set(classes)}
+    n_classes = np.fromiter(map(n_split.__getitem__, classes), dtype=np.float64, count=n)
     n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
     log = np.log1p
     numeric = np.stack(
@@ -211,28 +226,28 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
         axis=1,
     )
     onehot = np.zeros((n, N_TAGS))
-    onehot[np.arange(n), [_TAG_INDEX.get(t, N_TAGS - 1) for t in tree.tags]] = 1.0
+    onehot[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tree.tags, itertools.repeat(N_TAGS - 1)), dtype=np.intp, count=n)] = 1.0
     level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
     return np.hstack([numeric, onehot]), level_base, tokens
 
 
-def _is_hidden(element: etree._Element) -> bool:
+def _is_hidden(attributes: dict[str, str]) -> bool:
     # Text a browser does not show: schema.org copies of the headline, screen-reader labels.
-    if not element.attrib:
+    if not attributes:
         return False
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+    if "hidden" in attributes or attributes.get("aria-hidden") == "true":
         return True
-    style = element.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    style = attributes.get("style")
+    return style is not None and _HIDDEN_STYLE.search(style) is not None
 
 
 def _same_tag_siblings(tree: PageTree) -> np.ndarray:
     """How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs)."""
-    counts: dict[tuple[int, str], int] = {}
-    keys = list(zip(tree.parent.tolist(), tree.tags))
-    for key in keys:
-        counts[key] = counts.get(key, 0) + 1
-    return np.fromiter((counts[k] - 1 for k in keys), dtype=np.float64, count=len(keys))
+    codes = {t: i for i, t in enumerate(set(tree.tags))}
+    tag = np.fromiter(map(codes.__getitem__, tree.tags), dtype=np.int64, count=len(tree))
+    # One count per (parent, tag) pair, read back by every element of the pair.
+    key = (tree.parent + 1) * max(len(codes), 1) + tag
+    return (np.bincount(key)[key] - 1).astype(np.float64)
 
 
 def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
@@ -249,18 +264,24 @@ def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
 def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Per-level means of ``base`` over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level is empty)."""
     n = len(tree)
-    children = sp.csr_matrix((np.ones(n - 1), (tree.parent[1:], np.arange(1, n))), shape=(n, n))
+    # Row p lists p's children in document order: built as CSR directly (what the COO route
+    # gives, without its conversion).
+    below = tree.parent[1:]
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
+    children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
     width = base.shape[1]
-    out = np.empty((len(rows), N_LEVELS * width))
+    # Blocks share elements: describe each distinct one, then copy to its rows.
+    distinct, inverse = np.unique(rows, return_inverse=True)
+    out = np.empty((len(distinct), N_LEVELS * width))
     level = base
     for k in range(N_LEVELS):
         # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only.
         level = children @ level
-        mine = level[rows]
+        mine = level[distinct]
         count = mine[:, :1]
         out[:, k * width] = np.log1p(count[:, 0])
         out[:, k * width + 1 : (k + 1) * width] = mine[:, 1:] / np.maximum(count, 1.0)
-    return out
+    return out[inverse.ravel()]
 
 
 def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH) -> tuple[Features, np.ndarray]:
@@ -284,12 +305,57 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, rows)
-    dense = np.hstack([node[rows], node[ancestors].reshape(len(rows), -1), levels, text]).astype(np.float32)
-    # Many blocks share an element: hash each distinct element's tokens once.
-    distinct, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
-    docs = [list(tokens[r]) + [f"^{t}" for a in ancestors[i] for t in tokens[a]] for r, i in zip(distinct, first)]
+    # The groups written side by side straight into float32 (the same rounding as astype).
+    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
+    dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)
+    start = 0
+    for part in parts:
+        dense[:, start : start + part.shape[1]] = part
+        start += part.shape[1]
     page = np.zeros(len(rows), dtype=np.int64)
-    return Features(dense, hash_tokens(docs, n_hash)[inverse], page, spans), rows
+    return Features(dense, _row_tokens(tokens, rows, ancestors, n_hash), page, spans), rows
+
+
+def _row_tokens(tokens: list[tuple[str, ...]], rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> sp.csr_matrix:
+    """The hashed tokens of each row: its element's own, and its ancestors' marked with ``^``.
+
+    Equal to :func:`hash_tokens` of the rows' token lists.  Each element's columns are a
+    bit mask (a Python int, cached per token tuple), a row's set is the OR of six masks, and
+    numpy unpacks all rows' masks at once into sorted column indices.
+    """
+    owners, chain = rows.tolist(), ancestors.tolist()
+    own = {e: _mask(tokens[e], n_hash, "") for e in set(owners)}
+    up = {e: _mask(tokens[e], n_hash, "^") for e in set(itertools.chain.from_iterable(chain))}
+    width = (n_hash + 7) // 8
+    # Rows of one element share their mask: unpack each distinct mask once.
+    distinct: dict[bytes, int] = {}
+    mask_of_row = []
+    for e, above in zip(owners, chain):
+        mask = own[e]
+        for a in above:
+            mask |= up[a]
+        mask_of_row.append(distinct.setdefault(mask.to_bytes(width, "little"), len(distinct)))
+    packed = np.frombuffer(b"".join(distinct), dtype=np.uint8).reshape(len(distinct), width)
+    # Positions in the flattened bit matrix (a 1-d flatnonzero is several times faster than a 2-d nonzero).
+    at = np.flatnonzero(np.unpackbits(packed, axis=1, count=n_hash, bitorder="little"))
+    size = np.bincount(at // n_hash, minlength=len(distinct))
+    start = np.cumsum(size) - size
+    which = np.asarray(mask_of_row, dtype=np.intp)
+    indptr = np.concatenate([[0], np.cumsum(size[which])])
+    # Each row's stretch of ``at``: its mask's start, then consecutive positions.
+    index = np.repeat(start[which] - indptr[:-1], size[which]) + np.arange(indptr[-1])
+    column = (at % n_hash)[index].astype(np.int32)
+    data = np.ones(len(column), dtype=np.float32)
+    return sp.csr_matrix((data, column, indptr), shape=(len(owners), n_hash))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _mask(tokens: tuple[str, ...], n_hash: int, mark: str) -> int:
+    # Keyed by the whole token tuple: elements of one class name share it (attribute_tokens is cached too).
+    mask = 0
+    for t in tokens:
+        mask |= 1 << _column(mark + t, n_hash)
+    return mask
 
 
 def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:

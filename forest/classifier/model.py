@@ -143,8 +143,12 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _inputs(self, X: Any, *, reset: bool) -> tuple[np.ndarray, sp.csr_matrix | None]:
-        """Dense and hashed columns of ``X``: a :class:`Features`, or any numeric matrix (all dense)."""
+    def _inputs(self, X: Any, *, reset: bool, exact: bool = False) -> tuple[np.ndarray, sp.csr_matrix | None]:
+        """Dense and hashed columns of ``X``: a :class:`Features`, or any numeric matrix (all dense).
+
+        :param exact: keep a :class:`Features`' float32 columns as they are (the compact models
+            read them exactly so, and tree walks run faster on them), rather than as float64.
+        """
         if isinstance(X, Features):
             dense, hashed = X.select(self.groups)
             if not np.isfinite(dense).all():
@@ -154,7 +158,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
                 self.n_features_in_ = width
             elif width != self.n_features_in_:
                 raise ValueError(f"X has {width} features, but {type(self).__name__} expects {self.n_features_in_}")
-            return dense.astype(np.float64), hashed
+            return (dense if exact else dense.astype(np.float64)), hashed
         return validate_data(self, X, reset=reset, dtype=np.float64), None
 
     def fit(self, X: Any, y: Any, groups: Sequence[Any] | np.ndarray | None = None) -> TagClassifier:
@@ -237,11 +241,16 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: Any) -> np.ndarray:
         """Probabilities of ``classes_`` for each row, shape (n, 2)."""
         check_is_fitted(self, "compact_")
-        dense, hashed = self._inputs(X, reset=False)
+        p = self._positive(X)
+        return np.column_stack([1.0 - p, p])
+
+    def _positive(self, X: Any) -> np.ndarray:
+        # P(classes_[1]) of each row, for callers that checked the fit (sklearn's check costs ~30 us).
+        dense, hashed = self._inputs(X, reset=False, exact=True)
         p = self.compact_.proba(dense, hashed)
         if self.context_compact_ is not None:
             p = self.context_compact_.proba(context_features(p, X), None)
-        return np.column_stack([1.0 - p, p])
+        return p
 
     def predict(self, X: Any) -> np.ndarray:
         """The label of each row: ``classes_[1]`` where P(``classes_[1]``) >= ``threshold``."""
@@ -251,6 +260,9 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
     def smooth(self, probability: np.ndarray) -> np.ndarray:
         """Content flags of one page's rows, in page order: Viterbi if ``smoothing`` > 0, else the threshold."""
         check_is_fitted(self, "compact_")
+        return self._smooth(probability)
+
+    def _smooth(self, probability: np.ndarray) -> np.ndarray:
         if self.smoothing > 0:
             # Shift the probabilities so that, unsmoothed, the threshold is the decision boundary.
             shifted = shift_threshold(probability, self.threshold)
@@ -280,7 +292,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         if not tree.blocks:
             return []
         features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
-        p = self.predict_proba(features)[:, 1]
+        p = self._positive(features)
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.
         p[invisible(tree)[tree.owner]] = 0.0
@@ -289,11 +301,11 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             same = pairwise.proba(edge_features(tree, features), None)
             content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
         else:
-            content = self.smooth(p)
-        return [
-            BlockPrediction(j, block, tree.elements[int(tree.owner[j])], float(p[j]), bool(content[j]))
-            for j, block in enumerate(tree.blocks)
-        ]
+            content = self._smooth(p)
+        elements = tree.elements
+        # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
+        rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())
+        return [BlockPrediction(j, block, elements[o], pj, cj) for j, (block, o, pj, cj) in enumerate(rows)]
 
 
 def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:
