@@ -33,8 +33,10 @@ def select(
     text blocks once the site's learned boilerplate is gone (its exclusions, template and
     navigation blocks).
 
+    The site's comment thread (``Wrapper.comments``) is always cut out of ``root``.
+
     :param cut_tree: cut the exclusions out of ``root`` itself, for callers that serialize
-        the region afterwards; otherwise the tree is left whole and the text walk skips them.
+        the region afterwards; otherwise the text walk skips them.
     """
     body = root.find("body")
     # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.

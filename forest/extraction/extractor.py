@@ -98,9 +98,9 @@ def extract(
                     article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
                 return replace(article, author=found["author"], date=found["date"], comments=comments)
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
-        if wrapper.exclusions:
-            # The patterns may have cut their exclusions out of the tree (forest.region.select):
-            # the fallbacks read the page as served.
+        if wrapper.exclusions or wrapper.comments:
+            # The patterns may have cut their exclusions and the thread out of the tree
+            # (forest.region.select): the fallbacks read the page as served.
             root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     article = _cold(root, wrapper, settings, classifier, with_html, url)
     return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes,

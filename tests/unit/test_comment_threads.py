@@ -88,3 +88,23 @@ def test_region_sizes_are_learned_as_extraction_measures_them(wrapper: Wrapper) 
     # The pattern's median size is the post's, not the post's with its thread (five times longer).
     n_words = len(article.text.split())
     assert 0.5 * n_words <= wrapper.main.terms <= 1.5 * n_words
+
+
+class _Recording:
+    """A classifier that keeps every block and remembers whether it saw the thread."""
+
+    def __init__(self) -> None:
+        self.saw_thread = False
+
+    def predict_blocks(self, root: lxml_html.HtmlElement) -> list[object]:
+        self.saw_thread = bool(root.xpath("//div[@id='comments']"))
+        return []
+
+
+def test_a_page_no_pattern_fits_is_read_as_served_thread_included() -> None:
+    # The thread is cut by the pattern's region on its way to failing the size check (it
+    # expects regions ten times larger): the fallback reads the page again, whole.
+    wrapper = Wrapper(SITE, (Pattern("//div[@id='post']", 1.0, 1, 3, terms=5000),), comments="//div[@id='comments']")
+    recording = _Recording()
+    extract(wrapper, _page(9)[0], settings=Settings(), classifier=recording, with_html=False)
+    assert recording.saw_thread
