@@ -30,7 +30,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.metrics import f1_score
 from sklearn.model_selection import GroupKFold
 
-from eval.classifier.train import PageRows, default_classifier, default_split, featurize, fit_pages, usable
+from eval.classifier.train import PageRows, default_classifier, default_split, featurize, fit_pages, say, usable
 from eval.metrics import score
 from forest.classifier.compact import Compact, compile_trees
 from forest.classifier.joint import PAPER_WEIGHT, decode, pair_labels
@@ -42,10 +42,6 @@ MAX_PAIRS = 30_000
 PAIRWISE_PARAMS: dict[str, Any] = {"max_iter": 100, "max_depth": 6, "learning_rate": 0.1, "early_stopping": False}
 # Weights lambda tried by the cross-validation: the paper's 0.1 and around it.
 WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.5, 1.0)
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def fit_pairwise(pages: Sequence[PageRows], *, max_pairs: int = MAX_PAIRS, random_state: int = 0) -> Compact:
@@ -172,10 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     split = default_split()
     samples = [s for s in split.train if usable(s)][: args.limit]
-    pages = featurize(samples, edges=True, progress=_say)
-    _say(f"{len(pages)} training pages of {len({p.site for p in pages})} sites featurized")
+    pages = featurize(samples, edges=True, progress=say)
+    say(f"{len(pages)} training pages of {len({p.site for p in pages})} sites featurized")
     if args.folds > 1:
-        print(markdown(cross_validate(pages, folds=args.folds, progress=_say), len(pages), args.folds), flush=True)
+        print(markdown(cross_validate(pages, folds=args.folds, progress=say), len(pages), args.folds), flush=True)
     classifier, header = load(args.model)
     attach(classifier, fit_pairwise(pages), args.weight)
     notes = dict(header.get("training", {}))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ import numpy as np
 from eval.datasets import Sample, by_site, load
 from forest.classifier.features import FEATURE_SETS, UNITS
 from forest.classifier.model import MODELS, TagClassifier
-from eval.classifier.train import DEFAULT_THRESHOLD, cross_validate, default_split, featurize, usable
+from eval.classifier.train import DEFAULT_THRESHOLD, cross_validate, default_split, featurize, say, usable
 
 TABLE_DATASETS = ("cleaneval", "dragnet")
 # Pages per dataset in the table (whole sites, in a seeded order): 300 pages give ~40k blocks and
@@ -31,10 +30,6 @@ TABLE_ROWS = 15_000
 TABLE_PARAMS: dict[str, dict[str, Any] | None] = {"logreg": None, "forest": None, "gbt": {"max_iter": 100}, "mlp": None}
 SET_NAMES = {"node": "node", "ancestors": "+ancestors", "descendants": "+descendants", "text": "+text",
              "tokens": "+class/id tokens"}  # fmt: skip
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +62,7 @@ def table(
     datasets: Sequence[str] = TABLE_DATASETS,
     *,
     n_pages: int = TABLE_PAGES,
-    progress: Callable[[str], None] | None = _say,
+    progress: Callable[[str], None] | None = say,
 ) -> list[Cell]:
     """Every model x feature set x unit on each dataset, by grouped cross-validation.
 
@@ -102,7 +97,7 @@ def stacked(datasets: Sequence[str] = TABLE_DATASETS, *, n_pages: int = TABLE_PA
         classifier = default_classifier("gbt", max_rows=TABLE_ROWS)
         cv = cross_validate(classifier, pages, folds=TABLE_FOLDS)
         cells.append(Cell(name, "blocks", "gbt", "stacked", cv.row_f1, cv.page_f1, time.perf_counter() - start))
-        _say(f"{name}: stacked gbt F1 {cv.row_f1:.3f}, page F1 {cv.page_f1:.3f}")
+        say(f"{name}: stacked gbt F1 {cv.row_f1:.3f}, page F1 {cv.page_f1:.3f}")
     return cells
 
 
@@ -167,7 +162,7 @@ def page_level(classifier: TagClassifier | None = None) -> str:
     split = default_split()
     lines = ["| dataset | pages | system | P | R | F1 | 95% CI | ms median | ms p95 |", "|---|---|---|---|---|---|---|---|---|"]
     for name, samples in split.evaluation.items():
-        _say(f"page-level: {name} ({len(samples)} pages)")
+        say(f"page-level: {name} ({len(samples)} pages)")
         results = run_pages(systems, samples)
         floor = results.floor_ms()[0]
         for s in results.summaries():

@@ -64,6 +64,11 @@ class PageRows:
     edges: np.ndarray | None = None
 
 
+def say(message: str) -> None:
+    """Progress of a classifier command, on stderr (its results go to stdout)."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def is_cleaneval_test_site(site: str) -> bool:
     """Whether a CleanEval site is in the held-out quarter (a fixed hash of its name)."""
     return hashlib.sha256(site.encode("utf-8")).digest()[0] < CLEANEVAL_TEST_BYTE

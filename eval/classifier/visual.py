@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from sklearn.model_selection import GroupKFold
 
 from eval.classifier.align import block_labels
 from eval.classifier.render import Renderer, Rendered, annotate
-from eval.classifier.train import default_split, usable
+from eval.classifier.train import default_split, say, usable
 from eval.datasets import Sample
 from eval.metrics import score
 from eval.systems import PageLevel
@@ -216,7 +215,7 @@ class Visual(PageLevel):
 
     def _ready(self) -> tuple[RandomForestClassifier, Renderer]:
         if self._model is None:
-            self._model = fit_forest(render_pages(training_pages(self.n_pages), progress=_say))
+            self._model = fit_forest(render_pages(training_pages(self.n_pages), progress=say))
         if self._renderer is None:
             self._renderer = Renderer().__enter__()
         return self._model, self._renderer
@@ -236,10 +235,6 @@ class Visual(PageLevel):
         if self._renderer is not None:
             self._renderer.__exit__(None, None, None)
             self._renderer = None
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +284,7 @@ def compare(pages: Sequence[VisualPage], folds: int = FOLDS, *, random_state: in
             if any(pages[i].labels.any() for i in rows)
         ]  # fmt: skip
         out.append(Comparison(name, float(f1_score(truth, flags)), float(page_f1), float(np.mean(site_f1))))
-        _say(f"{name}: block F1 {out[-1].block_f1:.3f}, over sites {out[-1].site_block_f1:.3f}, page F1 {out[-1].page_f1:.3f}")
+        say(f"{name}: block F1 {out[-1].block_f1:.3f}, over sites {out[-1].site_block_f1:.3f}, page F1 {out[-1].page_f1:.3f}")
     return out
 
 
@@ -303,9 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     np.seterr(all="ignore")
     start = time.perf_counter()
-    pages = render_pages(training_pages(args.pages), progress=_say)
+    pages = render_pages(training_pages(args.pages), progress=say)
     sites = len({p.site for p in pages})
-    _say(f"{len(pages)} pages of {sites} sites rendered in {time.perf_counter() - start:.0f} s")
+    say(f"{len(pages)} pages of {sites} sites rendered in {time.perf_counter() - start:.0f} s")
     results = compare(pages, args.folds)
     print(f"| features and model ({len(pages)} pages of {sites} sites, {args.folds} folds by site) | block F1 (pooled) "
           "| block F1 (mean over sites) | page token F1 |")  # fmt: skip
