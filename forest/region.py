@@ -108,8 +108,13 @@ def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
     return [b for b in blocks if not b.is_navigation and b.text not in template]
 
 
+# Characters of text with whitespace runs counted as one space, as blocks count them: a page's
+# indentation is not text, and counted raw it outweighed the text it surrounds (libxml2's walk, in C).
+_TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
+
+
 def _text_length(element: etree._Element) -> int:
-    return len(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
+    return int(_TEXT_LENGTH(element))
 
 
 def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
