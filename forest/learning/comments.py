@@ -29,9 +29,11 @@ MIN_COMMENT_SHARE = 0.5
 MIN_COMMENT_CHARS = 40
 # A container on fewer pages is still the site's when the classifier labels at least this share
 # of its text boilerplate on every sample page it is on: its name and the labels are two
-# independent signals (a thread shown only under the posts that have comments).
+# independent signals (a thread shown only under the posts that have comments).  Not when the
+# name is numbered (``comment_40748797``): a generated name, one comment's, never on another page.
 MIN_REJECTED_SHARE = 0.9
 _NAMED = etree.XPath(".//*[@id or @class]")
+_NUMBERED = re.compile(r"\d")
 
 
 def learn_comments(
@@ -44,13 +46,16 @@ def learn_comments(
     :param labels: the classifier's labels on each of those pages, when it is trusted on the site.
     """
     found = [_containers(root, region) for root, region in pages]
-    counts: Counter[str] = Counter()
+    pages_with: Counter[str] = Counter()
+    holders: Counter[str] = Counter()
     for containers in found:
-        counts.update({step for _, _, steps in containers for step in steps})
+        pages_with.update({step for _, _, steps in containers for step in steps})
+        holders.update(step for _, _, steps in containers for step in steps)
     needed = max(2, math.ceil(MIN_COMMENT_SHARE * len(pages)))
-    # Each container is named by its most common name over the sample; ties to the shorter (an id
-    # over a class-token test).  A name must recur on enough pages to be the site's, not one page's,
-    # unless the classifier rejects it wherever it is.
+    # Each container is named by the name most sample pages use; ties to the name most containers
+    # share (a class every comment carries, not each comment's numbered id), then to the shorter.
+    # A name must recur on enough pages to be the site's, not one page's, unless the classifier
+    # rejects it wherever it is.
     pages_named: Counter[str] = Counter()
     chars: Counter[str] = Counter()
     rejected: dict[str, bool] = {}
@@ -58,9 +63,10 @@ def learn_comments(
         shares = _rejected_shares([element for element, _, _ in containers], labels[k]) if labels else {}
         named: dict[str, int] = {}
         for element, length, steps in containers:
-            best = min(steps, key=lambda step: (-counts[step], len(step), step))
+            best = min(steps, key=lambda step: (-pages_with[step], -holders[step], len(step), step))
             named[best] = named.get(best, 0) + length
-            rejected[best] = rejected.get(best, True) and shares.get(element, 0.0) >= MIN_REJECTED_SHARE
+            rejected[best] = (rejected.get(best, True) and shares.get(element, 0.0) >= MIN_REJECTED_SHARE
+                              and not _NUMBERED.search(best.split("[", 1)[1]))
         pages_named.update(named.keys())
         chars.update(named)
     recurring = [step for step, n in pages_named.items() if n >= needed or rejected[step]]

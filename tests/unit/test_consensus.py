@@ -190,3 +190,15 @@ def test_a_thread_on_one_page_is_the_sites_when_the_classifier_rejects_it_there(
     # Its name alone, on one page of five, is a coincidence; with the classifier's labels it is the site's thread.
     assert learn(pages, menus).wrapper_.comments == ""
     assert learn(pages, lambda n, t: menus(n, t) or t.startswith("Reader")).wrapper_.comments == "//div[@id='comments']"
+
+
+def test_numbered_containers_on_one_page_are_not_learned() -> None:
+    # Each comment carries its own generated id: a name no other page will carry, so no rule of the site.
+    comments = "".join(
+        f'<div id="comment_{40748797 + k}"><p>Reader {k} wrote that the paper should cover the valley more often.</p></div>'
+        for k in range(3)
+    )
+    pages = [page(i, extra=comments if i == 0 else "") for i in range(5)]
+    wrapper = learn(pages, lambda n, t: menus(n, t) or t.startswith("Reader")).wrapper_
+    assert wrapper.comments == ""
+    assert not any("comment_" in x for x in wrapper.exclusions)
