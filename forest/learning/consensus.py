@@ -15,12 +15,12 @@ and code for boilerplate, and FOREST's own evidence outranks it there.
 from __future__ import annotations
 
 import functools
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from itertools import accumulate
+from dataclasses import dataclass
+from itertools import accumulate, chain
 
+import numpy as np
 from lxml import etree
 
 from patterns.choose import Choice
@@ -70,7 +70,6 @@ class Tally:
     content: int = 0
     keywords: int = 0  # keyword occurrences (FOREST's evidence)
     terms: int = 0
-    nodes: list[list[int]] = field(default_factory=list)  # per page, the outermost matches in the region
 
     @property
     def boilerplate_share(self) -> float:
@@ -111,74 +110,126 @@ def consensus_exclusions(
     pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels]
 ) -> list[str]:
     """Sub-structures of the regions that the classifier labels boilerplate across the sample, as XPath steps."""
-    return _consensus(pages, regions, labels, [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)])[0]
+    return _consensus(pages, regions, _Parts.of(pages, labels))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _PageParts:
+    """One sample page's parts extraction could cut inside a region, as arrays built once per learning.
+
+    Each row is one (key, element) pair of the page index, the rows grouped by key and each
+    group in document order (``base``, a per-group offset, lets one running maximum restart
+    at each group).
+    """
+
+    key: np.ndarray  # the key's id in _Parts.names
+    element: np.ndarray
+    anchor: np.ndarray  # the element the key's anchored path starts from (itself for one step)
+    base: np.ndarray
+    end: np.ndarray  # per element: the last element of its subtree
+    sums: np.ndarray  # per element + 1, prefix sums of boilerplate and content characters, keywords, terms (4 columns)
+
+    @staticmethod
+    def of(page: ScoredPage, labels: PageLabels, ids: dict[str, int]) -> _PageParts:
+        """The page's parts, its keys numbered in ``ids`` (which gains the keys it has not seen)."""
+        index = page.index
+        parent, end = np.asarray(index.parent, dtype=np.int64), np.asarray(index.end, dtype=np.int64)
+        cuttable = _cuttable(page)
+        sizes = np.fromiter((len(found) for _, _, found in cuttable), dtype=np.int64, count=len(cuttable))
+        names = np.fromiter((ids.setdefault(name, len(ids)) for name, _, _ in cuttable), dtype=np.int64, count=len(cuttable))
+        elements = np.fromiter(chain.from_iterable(found for _, _, found in cuttable), dtype=np.int64, count=int(sizes.sum()))
+        up = np.repeat(np.fromiter((below for _, below, _ in cuttable), dtype=np.int64, count=len(cuttable)), sizes)
+        anchor = elements.copy()
+        for step in range(1, int(up.max(initial=0)) + 1):
+            anchor[up >= step] = parent[anchor[up >= step]]
+        base = np.repeat(np.arange(len(cuttable), dtype=np.int64) * (len(end) + 2), sizes)
+        boiler, content = _label_sums(page, labels)
+        sums = np.column_stack([boiler, content, [0, *accumulate(page.own_x)], [0, *accumulate(index.n_terms)]])
+        return _PageParts(np.repeat(names, sizes), elements, anchor, base, end, sums.astype(np.int64))
+
+    def outermost(self, region: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The rows whose element lies strictly inside ``region``, anchor too, and inside no other such
+        element of its key (``PageIndex.outermost`` per key): their keys and elements."""
+        inside = np.zeros(len(self.end), dtype=bool)
+        for node in region:
+            inside[node + 1 : self.end[node] + 1] = True  # strictly inside: the region itself is never cut
+        within = inside[self.element] & inside[self.anchor]
+        reach = np.maximum.accumulate(np.where(within, self.base + self.end[self.element] + 1, 0))
+        before = np.concatenate(([0], reach[:-1])) - self.base - 1  # the last end of an earlier row of the group
+        rows = np.flatnonzero(within & (self.element > before))
+        return self.key[rows], self.element[rows]
+
+    def totals(self, elements: np.ndarray) -> np.ndarray:
+        """Each column of ``sums`` over each element's subtree."""
+        return self.sums[self.end[elements] + 1] - self.sums[elements]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """The sample's cuttable keys (one id per key across the pages) and each page's parts."""
+
+    names: list[str]
+    pages: list[_PageParts]
+
+    @staticmethod
+    def of(pages: Sequence[ScoredPage], labels: Sequence[PageLabels]) -> _Parts:
+        ids: dict[str, int] = {}
+        built = [_PageParts.of(page, page_labels, ids) for page, page_labels in zip(pages, labels)]
+        return _Parts(list(ids), built)
+
+    def subset(self, members: Sequence[int]) -> _Parts:
+        return _Parts(self.names, [self.pages[k] for k in members])
 
 
 def _consensus(
-    pages: Sequence[ScoredPage],
-    regions: Sequence[Sequence[int]],
-    labels: Sequence[PageLabels],
-    sums: Sequence[tuple[list[int], list[int]]],
+    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], parts: _Parts
 ) -> tuple[list[str], list[set[int]]]:
     """Sub-structures of the regions that the classifier labels boilerplate across the sample, as single-step XPaths.
 
     :param pages: the explained sample pages, scored with their keywords.
     :param regions: each page's region (element indices of its page index).
-    :param labels: each page's classifier labels (on the page as parsed, before any cut).
-    :param sums: each page's prefix sums of boilerplate and content characters (_label_sums).
+    :param parts: the pages' cuttable parts and label sums (_Parts.of, with the classifier's labels
+        on each page as parsed, before any cut).
     :return: the exclusions, and the elements they cut on each page.
     """
     if not pages:
         return [], []
-    tallies: dict[str, Tally] = {}
-    region_chars = region_keywords = region_terms = 0
-    for k, (page, region, (boiler, content)) in enumerate(zip(pages, regions, sums)):
-        x_sums = [0, *accumulate(page.own_x)]
-        n_sums = [0, *accumulate(page.index.n_terms)]
-        end = page.index.end
-        total = functools.partial(_total, end)
-
-        region_chars += total(boiler, region) + total(content, region)
-        region_keywords += total(x_sums, region)
-        region_terms += total(n_sums, region)
-        spans = [(node + 1, end[node] + 1) for node in region]  # strictly inside: the region itself is never cut
-        for key, steps, found in _cuttable(page):
-            within = [i for lo, hi in spans for i in found[bisect_left(found, lo) : bisect_left(found, hi)]]
-            if steps:
-                # Cut as `.//key` inside the region: its anchor must be inside the region too.
-                within = [i for i in within if _anchor_inside(page, i, steps, spans)]
-            if not within:
-                continue
-            nodes = page.index.outermost(within)
-            tally = tallies.setdefault(key, Tally())
-            if len(tally.nodes) < k:
-                tally.nodes.extend([] for _ in range(k - len(tally.nodes)))
-            tally.nodes.append(nodes)
-            tally.pages += 1
-            tally.boilerplate += total(boiler, nodes)
-            tally.content += total(content, nodes)
-            tally.keywords += total(x_sums, nodes)
-            tally.terms += total(n_sums, nodes)
+    n_keys = len(parts.names)
+    on_pages = np.zeros(n_keys, dtype=np.int64)
+    tallied = np.zeros((n_keys, 4), dtype=np.int64)  # boilerplate, content, keywords, terms
+    region_total = np.zeros(4, dtype=np.int64)
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for page_parts, region in zip(parts.pages, regions):
+        region_total += page_parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
+        keys, elements = page_parts.outermost(region)
+        found.append((keys, elements))
+        on_pages[np.unique(keys)] += 1
+        for column, values in enumerate(page_parts.totals(elements).T):
+            tallied[:, column] += np.bincount(keys, weights=values, minlength=n_keys).astype(np.int64)
+    region_chars, region_keywords, region_terms = int(region_total[0] + region_total[1]), int(region_total[2]), int(region_total[3])
     chosen: list[str] = []
     cut_chars = 0
     covered: list[set[int]] = [set() for _ in pages]
+    candidates = np.flatnonzero(on_pages >= min(MIN_PAGES, len(pages))).tolist()
     # The parts with the most boilerplate first; a part inside one already cut adds nothing.
-    for key, tally in sorted(tallies.items(), key=lambda item: (-item[1].boilerplate, item[0])):
+    for key in sorted(candidates, key=lambda key: (-tallied[key, 0], parts.names[key])):
         if len(chosen) >= MAX_EXCLUSIONS:
             break
-        if tally.pages < min(MIN_PAGES, len(pages)) or tally.boilerplate_share < MIN_BOILERPLATE_SHARE:
+        boilerplate, content, keywords, terms = tallied[key].tolist()
+        tally = Tally(int(on_pages[key]), boilerplate, content, keywords, terms)
+        if tally.boilerplate_share < MIN_BOILERPLATE_SHARE:
             continue
         rest_terms = region_terms - tally.terms
         if rest_terms <= 0 or not _sparse(tally, region_keywords - tally.keywords, rest_terms):
             continue
-        per_page = tally.nodes + [[] for _ in range(len(pages) - len(tally.nodes))]
-        fresh = [[i for i in nodes if not _inside(i, covered[k], pages[k])] for k, nodes in enumerate(per_page)]
+        fresh = [[i for i in elements[keys == key].tolist() if not _inside(i, covered[k], pages[k])]
+                 for k, (keys, elements) in enumerate(found)]
         if not any(fresh):
             continue
         size = tally.boilerplate + tally.content
         if cut_chars + size > MAX_CUT_SHARE * region_chars:
             continue
-        chosen.append(key)
+        chosen.append(parts.names[key])
         cut_chars += size
         for k, nodes in enumerate(fresh):
             covered[k].update(nodes)
@@ -258,6 +309,7 @@ def agreeing_choice(
     Returns the choice and, for each pattern, its cleaned agreement with the classifier.
     """
     sums = [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)]
+    parts = _Parts.of(pages, labels)
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
     by_xpath = {r.pattern.xpath: r for r in ranked}
     patterns = list(choice.patterns)
@@ -267,7 +319,7 @@ def agreeing_choice(
         if not members:
             agreements.append(0.0)
             continue
-        judge = _Judge([pages[k] for k in members], [sums[k] for k in members], [labels[k] for k in members])
+        judge = _Judge([pages[k] for k in members], [sums[k] for k in members], parts.subset(members))
         needed = MIN_KEYWORD_SHARE * judge.keywords(judge.regions(chosen))
         eligible: dict[str, list[list[int]]] = {}
         for candidate in ranked:
@@ -304,7 +356,7 @@ class _Judge:
 
     pages: Sequence[ScoredPage]
     sums: Sequence[tuple[list[int], list[int]]]
-    labels: Sequence[PageLabels]
+    parts: _Parts
 
     def regions(self, candidate: Ranked) -> list[list[int]]:
         return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in self.pages]
@@ -338,7 +390,7 @@ class _Judge:
 
     def cleaned(self, regions: Sequence[Sequence[int]]) -> float:
         """The agreement once the regions are cleaned as learning would clean them."""
-        return self.agreement(regions, _consensus(self.pages, regions, self.labels, self.sums)[1])
+        return self.agreement(regions, _consensus(self.pages, regions, self.parts)[1])
 
 
 def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], eligible: dict[str, list[list[int]]]) -> str | None:
@@ -350,11 +402,6 @@ def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], el
             return None
         parents.append([up.pop()])
     return next((xpath for xpath, found in eligible.items() if found == parents), None)
-
-
-def _total(end: Sequence[int], sums: Sequence[int], nodes: Sequence[int]) -> int:
-    """The sum over the subtrees of ``nodes`` of what the prefix sums ``sums`` count."""
-    return sum(sums[end[i] + 1] - sums[i] for i in nodes)
 
 
 def _cuttable(page: ScoredPage) -> list[tuple[str, int, list[int]]]:
@@ -373,13 +420,6 @@ def _steps_below_anchor(key: str) -> int | None:
     if not sep or not key.startswith("//") or "[" in path or not all(part.isalnum() for part in path.split("/")):
         return None
     return path.count("/") + 1 if "/" not in head.split("[", 1)[0][2:] and "]/" not in head else None
-
-
-def _anchor_inside(page: ScoredPage, node: int, steps: int, spans: Sequence[tuple[int, int]]) -> bool:
-    anchor = node
-    for _ in range(steps):
-        anchor = page.index.parent[anchor]
-    return any(lo <= anchor < hi for lo, hi in spans)
 
 
 def _sparse(tally: Tally, rest_keywords: int, rest_terms: int) -> bool:
