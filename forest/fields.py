@@ -30,6 +30,9 @@ MIN_FIELD_SUPPORT = 0.5
 # An element "nearly" matches a title when one text contains the other and the
 # shorter is at least this share of the longer ("Title | Site" against "Title").
 NEAR_MATCH_SHARE = 0.7
+# An element with more text than this multiple of the value's (spaces aside, plus 20 characters
+# for punctuation and a site name) cannot match it, even nearly.
+MAX_MATCH_RATIO = 3
 _BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _META_TITLE = ("og:title", "twitter:title")
@@ -123,7 +126,7 @@ def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element
         return []
     exact: list[etree._Element] = []
     near: list[etree._Element] = []
-    for element in body.iter(etree.Element):
+    for element in _short(body, MAX_MATCH_RATIO * len("".join(value.split())) + 20):
         words = _words(_text(element))
         if name == "author" and words[:1] == ["by"]:
             words = words[1:]
@@ -132,6 +135,23 @@ def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element
         elif name == "title" and words and _near(words, want):
             near.append(element)
     return exact or near
+
+
+def _short(body: etree._Element, limit: float) -> list[etree._Element]:
+    """The elements of ``body`` with at most ``limit`` characters of text (spaces aside), in document order.
+
+    Reading every element's text is quadratic in the page's depth; a headline or a byline is
+    short, and the sizes of all the subtrees cost one walk.
+    """
+    elements = list(body.iter(etree.Element))
+    size: dict[etree._Element, int] = {}
+    for element in reversed(elements):
+        size[element] = _solid(element.text) + sum(size.get(child, 0) + _solid(child.tail) for child in element)
+    return [element for element in elements if size[element] <= limit]
+
+
+def _solid(text: str | None) -> int:
+    return len(text) - sum(map(text.count, " \n\t\r")) if text else 0
 
 
 def _near(words: list[str], want: list[str]) -> bool:
@@ -248,9 +268,11 @@ def _element_day(element: etree._Element) -> date | None:
     stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None)
     if stamp:
         return _day(stamp)
-    # Only short texts: a paragraph that mentions a date is not the date element.
+    # Only short texts of leaves: a paragraph that mentions a date is not the date element.
+    if len(element):
+        return None
     text = _text(element)
-    if not text or len(text) > 40 or len(element):
+    if not text or len(text) > 40:
         return None
     return _day(text)
 

@@ -39,6 +39,7 @@ _DATE_FORMATS = (
     "%d.%m.%Y", "%Y/%m/%d", "%A, %d %B %Y", "%A, %B %d, %Y", "%a, %d %b %Y",
 )
 _ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 # A time zone written as a name after a timestamp ("2024-04-16 09:15 EST"): the names US and
 # European pages use, at their standard offsets.
 _ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
@@ -64,6 +65,8 @@ def normalize_date(value: str) -> str:
 def parse_date(value: str) -> date | datetime | None:
     """A date or timestamp from ISO 8601, RFC 2822, a zone-named timestamp or a written date; None if none."""
     text = value.strip()
+    if not _DIGIT.search(text):  # every form below has one; learning tries every short text of a page
+        return None
     iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
     try:
         if len(iso) == 10:
