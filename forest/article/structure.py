@@ -112,6 +112,9 @@ def _kept(leaf: Leaf, template: frozenset[str]) -> bool:
 
 @dataclass(slots=True)
 class _Context:
+    """Where the walk is; never changed in place (each tag that changes it makes a new one), so a
+    line keeps the context it started in."""
+
     heading: int = 0
     list_depth: int = 0
     ordered: bool = False
@@ -158,7 +161,7 @@ class _Walker:
         if not text:
             return
         if not self.line.spans and not self.line.segments:
-            self.line_context = replace(self.context)
+            self.line_context = self.context
         ctx = self.context
         self.line.spans.append(Span(text, href=ctx.link, code=ctx.inline_code))
         self._segment(text)
@@ -179,7 +182,7 @@ class _Walker:
         if not src or self.context.link is not None and not self.context.caption:
             return  # an icon inside a link is the link's picture, not the article's
         if not self.line.spans and not self.line.segments:
-            self.line_context = replace(self.context)
+            self.line_context = self.context
         self.line.spans.append(Span(" ".join((element.get("alt") or "").split()), image=src))
 
     def flush(self) -> None:
