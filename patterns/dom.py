@@ -71,35 +71,32 @@ def index_page(body: etree._Element, *, with_keys: bool = True, paths: bool = Fa
     :param paths: describe nodes by their root-to-node tag path (the ABSPATHS ablation)
         instead of by tag, identifying attributes and anchored paths.
     """
-    elements: list[etree._Element] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    stack: list[tuple[etree._Element, int, int]] = [(body, -1, 2)]  # body sits under html (level 1)
-    while stack:
-        element, up, level = stack.pop()
-        index = len(elements)
-        elements.append(element)
-        parent.append(up)
-        depth.append(level)
-        children = [c for c in element if isinstance(c.tag, str)]
-        for child in reversed(children):
-            stack.append((child, index, level + 1))
+    elements: list[etree._Element] = list(body.iter(etree.Element))  # depth-first, in C
+    position = {element: i for i, element in enumerate(elements)}
+    parent = [-1, *(position[element.getparent()] for element in elements[1:])]
+    depth = [2]  # body sits under html (level 1)
+    for up in parent[1:]:
+        depth.append(depth[up] + 1)
     terms: list[list[str]] = [[] for _ in elements]
     for i, element in enumerate(elements):
-        if element.text:
-            terms[i].extend(tokenize(element.text))
-        if i and element.tail:
-            terms[parent[i]].extend(tokenize(element.tail))
+        text, tail = element.text, element.tail
+        # Most texts between tags are the markup's indentation: no terms.
+        if text and not text.isspace():
+            terms[i].extend(tokenize(text))
+        if i and tail and not tail.isspace():
+            terms[parent[i]].extend(tokenize(tail))
     end = list(range(len(elements)))
     for i in range(len(elements) - 1, 0, -1):
         if end[i] > end[parent[i]]:
             end[parent[i]] = end[i]
     page = PageIndex(elements, parent, end, depth, terms)
     if with_keys:
-        describe = _path_keys if paths else _structural_keys
         keys: dict[str, list[int]] = {}
-        for i, key in describe(page):
-            keys.setdefault(key, []).append(i)
+        if paths:
+            for i, key in _path_keys(page):
+                keys.setdefault(key, []).append(i)
+        else:
+            _structural_keys(page, keys)
         page.keys = keys
     return page
 
@@ -138,8 +135,11 @@ def element_steps(element: etree._Element) -> list[str]:
     return steps
 
 
-def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
+def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
+    """Add each element's keys to ``keys`` (key -> elements, in document order): its tag, a step per
+    identifying attribute, and anchored paths from attributed ancestors close by."""
     elements, parent = index.elements, index.parent
+    add = keys.setdefault  # called some 3,000 times a page: learning's hottest loop
     anchor_steps: list[list[str]] = []
     for i, element in enumerate(elements):
         tag = element.tag
@@ -148,9 +148,9 @@ def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
             continue
         steps = element_steps(element) if element.attrib else []
         anchor_steps.append([s for s in steps if "contains(" not in s])
-        yield i, f"//{tag}"
+        add(f"//{tag}", []).append(i)
         for step in steps:
-            yield i, f"//{step}"
+            add(f"//{step}", []).append(i)
         # Anchored paths: //div[@id='story']/div/p for every attributed ancestor close by.
         path = tag
         up = parent[i]
@@ -158,7 +158,7 @@ def _structural_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
             if up < 0:
                 break
             for step in anchor_steps[up]:
-                yield i, f"//{step}/{path}"
+                add(f"//{step}/{path}", []).append(i)
             if not _XPATH_NAME.match(elements[up].tag):
                 break
             path = f"{elements[up].tag}/{path}"
