@@ -11,12 +11,12 @@ from forest.classifier.blocks import walk
 from forest.classifier.model import BlockPrediction
 from forest.config import Settings
 from forest.extraction import extract
-from forest.learning.consensus import consensus_exclusions
+from forest.learning.consensus import PageLabels, _cuttable, _PageParts, consensus_exclusions
 from forest.learning.induce import Inducer, _guarded_choice
 from forest.model import Page
 from forest.service.pages import learn_pages
 from forest.storage import WrapperStore
-from patterns.dom import index_page
+from patterns.dom import PageIndex, index_page
 from patterns.ranking import evaluate, score_page
 from keywords.tfidf import tfidf_keywords
 
@@ -202,3 +202,33 @@ def test_numbered_containers_on_one_page_are_not_learned() -> None:
     wrapper = learn(pages, lambda n, t: menus(n, t) or t.startswith("Reader")).wrapper_
     assert wrapper.comments == ""
     assert not any("comment_" in x for x in wrapper.exclusions)
+
+
+def test_parts_inside_a_region_are_each_keys_outermost_matches() -> None:
+    # Nested parts of one key, anchored paths whose anchor sits outside the region, and the region
+    # itself: the arrays must find what a walk over each key's matches finds.
+    html = (
+        "<html><body><div id='main'><div class='box'><p>a</p><div class='box'><p>b</p></div></div>"
+        "<section class='side'><div class='box'><p>c</p></div><p>d</p></section></div>"
+        "<div class='box'><p>e</p></div></body></html>"
+    )
+    root = etree.fromstring(html, etree.HTMLParser())
+    index = index_page(root.find("body"))
+    page = score_page(index, tfidf_keywords(["a b c d e"], k=5)[0])
+    ids: dict[str, int] = {}
+    parts = _PageParts.of(page, PageLabels((), (), ()), ids)
+    names = {v: k for k, v in ids.items()}
+    for node in range(len(index.elements)):
+        keys, elements = parts.outermost([node])
+        found = sorted((names[k], e) for k, e in zip(keys.tolist(), elements.tolist()))
+        expected = []
+        for key, steps, matched in _cuttable(page):
+            inside = [i for i in matched if node < i <= index.end[node] and node < _up(index, i, steps) <= index.end[node]]
+            expected.extend((key, i) for i in index.outermost(inside))
+        assert found == sorted(expected), index.elements[node].tag
+
+
+def _up(index: PageIndex, i: int, steps: int) -> int:
+    for _ in range(steps):
+        i = index.parent[i]
+    return i
