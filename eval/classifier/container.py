@@ -2,10 +2,11 @@
 
 ``python -m eval.classifier.container`` (about 10 minutes: three fits of the stacked model).
 The default configuration is refitted in 3 folds grouped by site on the default split's
-training pages; each held-out page's blocks get that fold's P(content) and, for each
-threshold, the labels of the threshold alone (``off``) and of the threshold then the
-container.  It prints the mean page token F1, precision and recall of each.  No test page
-is read: the choice of ``OUTSIDE_THRESHOLD`` is made here, on the training pages.
+training pages; each held-out page's blocks get that fold's P(content).  It prints the mean
+page token F1, precision and recall of the threshold alone (``off``), of the container at
+each outside threshold (inside it, the threshold), then at ``OUTSIDE_THRESHOLD`` of each
+inside threshold.  No test page is read: ``OUTSIDE_THRESHOLD`` and ``INSIDE_THRESHOLD`` are
+chosen here, on the training pages.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from sklearn.model_selection import GroupKFold
 
 from eval.classifier.train import PageRows, default_classifier, default_split, fit_pages, page_rows, say, usable
 from forest.classifier.blocks import PageTree, walk
-from forest.classifier.container import confine
+from forest.classifier.container import OUTSIDE_THRESHOLD, confine
 from forest.errors import ParseError
 from forest.html import parse_html
 from forest.score import Score, score
 
-THRESHOLDS = (0.6, 0.65, 0.7, 0.75, 0.8, 0.9)
+OUTSIDE = (0.6, 0.65, 0.7, 0.75, 0.8, 0.9)
+INSIDE = (0.35, 0.4, 0.45, 0.5)
 
 
 @dataclass(slots=True)
@@ -77,13 +79,14 @@ def _mean(scores: Sequence[Score]) -> Score:
     return Score(sum(s.p for s in scores) / n, sum(s.r for s in scores) / n, sum(s.f1 for s in scores) / n)
 
 
-def sweep(pages: Sequence[HeldOut], threshold: float, outside: float | None) -> Score:
-    """Mean page score of the labels at ``threshold``, then the container at ``outside`` (None: no container)."""
+def sweep(pages: Sequence[HeldOut], threshold: float, outside: float | None, inside: float | None = None) -> Score:
+    """Mean page score of the labels at ``threshold``, then the container at ``outside`` (None: no container)
+    and ``inside`` (None: the threshold)."""
     scores = []
     for page in pages:
         content = page.probability >= threshold
         if outside is not None:
-            content = confine(page.tree, page.probability, content, outside=outside)
+            content = confine(page.tree, page.probability, content, outside=outside, inside=threshold if inside is None else inside)
         scores.append(score("\n".join(t for t, keep in zip(page.rows.texts, content) if keep), page.rows.gold))
     return _mean(scores)
 
@@ -95,11 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     threshold = default_classifier().threshold
     pages = out_of_fold(args.folds)
     print(f"{len(pages)} training pages, out-of-fold, threshold {threshold}")
-    print("| outside threshold | P | R | page F1 |")
-    print("|---|---:|---:|---:|")
-    for outside in (None, *THRESHOLDS):
-        s = sweep(pages, threshold, outside)
-        print(f"| {'off' if outside is None else outside} | {s.p:.4f} | {s.r:.4f} | {s.f1:.4f} |")
+    print("| outside threshold | inside threshold | P | R | page F1 |")
+    print("|---|---|---:|---:|---:|")
+    settings = [(None, None), *((o, None) for o in OUTSIDE), *((OUTSIDE_THRESHOLD, i) for i in INSIDE)]
+    for outside, inside in settings:
+        s = sweep(pages, threshold, outside, inside)
+        print(f"| {'off' if outside is None else outside} | {threshold if inside is None else inside} | {s.p:.4f} | {s.r:.4f} | {s.f1:.4f} |")
     return 0
 
 

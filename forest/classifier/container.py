@@ -5,7 +5,9 @@ blocks the threshold keeps outside that element are a cookie notice, a footer's
 disclaimer, a sidebar's teasers, a caption or a byline above the body: each looks like
 prose, and the second stage, which sees only 5 ancestors and windows of 10 blocks, can
 miss that it lies apart from the rest.  So a block outside the article's container is
-kept only at a higher probability.
+kept only at a higher probability, and one inside it at a lower one: in the element that holds
+the article, a block the threshold nearly kept (a short paragraph, a list item, a table cell)
+is more likely part of it.
 
 The container is the deepest element that holds more than half of the content words
 (the body always does; "more than half" makes it unique, since two disjoint elements
@@ -24,6 +26,9 @@ from forest.classifier.blocks import PageTree
 # the container; 0.8979 / 0.8996 / 0.9007 / 0.9007 / 0.9007 / 0.9001 at 0.6 / 0.65 / 0.7 / 0.75 / 0.8 / 0.9.
 # 0.75 is the middle of the plateau, as the threshold (0.55) was chosen.
 OUTSIDE_THRESHOLD = 0.75
+# P(content) a block inside the container needs, with OUTSIDE_THRESHOLD above (same command):
+# 0.9012 / 0.9015 / 0.9017 / 0.9014 / 0.9007 at 0.35 / 0.4 / 0.45 / 0.5 / 0.55 (the threshold).
+INSIDE_THRESHOLD = 0.45
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
@@ -41,17 +46,21 @@ def article_container(tree: PageTree, content: np.ndarray) -> int:
     return int(majority[np.argmax(tree.depth[majority])])
 
 
-def confine(tree: PageTree, probability: np.ndarray, content: np.ndarray, *, outside: float = OUTSIDE_THRESHOLD) -> np.ndarray:
-    """``content`` with the blocks outside the article's container dropped unless their probability is at least
-    ``outside`` or they are headings before it."""
+def confine(
+    tree: PageTree, probability: np.ndarray, content: np.ndarray, *, outside: float = OUTSIDE_THRESHOLD,
+    inside: float = INSIDE_THRESHOLD,
+) -> np.ndarray:
+    """``content`` (the threshold's labels) held to the article's container: a block outside it stays content
+    only at a probability of at least ``outside`` or as a heading before it; one inside it is content from ``inside`` on."""
     content = np.asarray(content, dtype=bool)
     if not content.any():
         return content
+    probability = np.asarray(probability)
     top = article_container(tree, content)
     owner = tree.owner
-    inside = (owner >= top) & (owner <= tree.last[top])
-    keep = inside | (np.asarray(probability) >= outside)
+    within = (owner >= top) & (owner <= tree.last[top])
+    keep = probability >= outside
     # The container holds content, so some content block is inside it: the headings before the first one.
-    first = int(np.argmax(inside & content))
+    first = int(np.argmax(within & content))
     keep[:first] |= np.fromiter((tree.tags[o] in HEADINGS for o in owner[:first].tolist()), dtype=bool, count=first)
-    return content & keep
+    return np.where(within, content | (probability >= inside), content & keep)
