@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted, c
 
 from forest.classifier.blocks import invisible, walk
 from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
+from forest.classifier.container import confine
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, UNITS, Features, page_features
 from forest.classifier.joint import decode, edge_features
@@ -48,7 +49,7 @@ class BlockPrediction:
     block: Block
     element: etree._Element
     probability: float  # P(content) before smoothing; 0 for blocks the browser does not render
-    is_content: bool  # after the threshold and, if enabled, Viterbi smoothing
+    is_content: bool  # after the threshold and the article container (or Viterbi smoothing, if enabled)
 
 
 def _defaults(model: str, class_weight: str | None, random_state: int | None) -> Any:
@@ -274,12 +275,14 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         """Whether a pairwise model is attached, so ``predict_blocks(root, joint=True)`` decodes jointly."""
         return getattr(self, "pairwise_compact_", None) is not None
 
-    def predict_blocks(self, root: etree._Element, *, joint: bool = False) -> list[BlockPrediction]:
+    def predict_blocks(self, root: etree._Element, *, joint: bool = False, confined: bool = True) -> list[BlockPrediction]:
         """Classify every text block of a parsed page (``forest.html.parse_html``), in page order.
 
         :param joint: label the blocks jointly, Web2Text's way (the classifier's probabilities as
             unary potentials, the attached pairwise model's, Viterbi); without a pairwise model,
             the threshold as usual.
+        :param confined: after the threshold, hold the blocks outside the article's container to
+            a surer probability (``forest.classifier.container``); not with Viterbi or joint decoding.
         :raises ValueError: the classifier was trained on tags, not blocks.
         """
         check_is_fitted(self, "compact_")
@@ -302,6 +305,10 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
         else:
             content = self._smooth(p)
+            if confined and self.smoothing <= 0:
+                # Blocks outside the element that holds most of the article need a surer probability
+                # (forest.classifier.container).  Not after Viterbi or joint decoding, which have their own say on context.
+                content = confine(tree, p, content)
         elements = tree.elements
         # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
         rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())

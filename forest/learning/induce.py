@@ -252,9 +252,11 @@ def _score(
 def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
     """The classifier's labels on one sample page, as parsed (before any exclusion is cut).
 
-    A page too large for the classifier's features has none (forest.limits).
+    A page too large for the classifier's features has none (forest.limits).  The labels are not
+    confined to the page's article container (forest.classifier.container): that is one page's guess
+    at the region, and learning finds the region from all the sample pages, which the labels only help choose.
     """
-    predictions = classifier.predict_blocks(sample.root) if classifiable(sample.root) else []
+    predictions = classifier.predict_blocks(sample.root, confined=False) if classifiable(sample.root) else []
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions)
     )
