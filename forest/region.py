@@ -55,7 +55,7 @@ def select(
     except ValueError:  # an exclusion XSLT cannot match (a hand-edited wrapper): cut it from the tree
         cut(nodes, wrapper.exclusions)
         return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
-    if 2 * sum(len(b.text) for b in blocks) < sum(_text_length(node) for node in nodes):
+    if _took_most(nodes, blocks):
         # The exclusions took most of the region: a wrapper div reused around the article
         # on this page.  cut() leaves alone what holds half the region; so does this.
         cut(nodes, wrapper.exclusions)
@@ -108,13 +108,26 @@ def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
     return [b for b in blocks if not b.is_navigation and b.text not in template]
 
 
-# Characters of text with whitespace runs counted as one space, as blocks count them: a page's
-# indentation is not text, and counted raw it outweighed the text it surrounds (libxml2's walk, in C).
-_TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
+def _took_most(region: Sequence[etree._Element], kept: Sequence[Block]) -> bool:
+    """Whether the blocks left hold less than half of the region's text."""
+    twice = 2 * sum(len(b.text) for b in kept)
+    texts = [_raw_text(node) for node in region]
+    # The raw length bounds the normalized one from above: most regions are decided without normalizing.
+    return twice < sum(map(len, texts)) and twice < sum(len(_normalized(text)) for text in texts)
 
 
 def _text_length(element: etree._Element) -> int:
-    return int(_TEXT_LENGTH(element))
+    """Characters of text with whitespace runs counted as one space, as blocks count them: a page's
+    indentation is not text, and counted raw it outweighed the text it surrounds."""
+    return len(_normalized(_raw_text(element)))
+
+
+def _raw_text(element: etree._Element) -> str:
+    return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split())
 
 
 def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
