@@ -113,6 +113,10 @@ def consensus_exclusions(
     return _consensus(pages, regions, _Parts.of(pages, labels))[0]
 
 
+# The columns of _PageParts.sums.
+_BOILERPLATE, _CONTENT, _KEYWORDS, _TERMS = range(4)
+
+
 @dataclass(frozen=True, slots=True)
 class _PageParts:
     """One sample page's parts extraction could cut inside a region, as arrays built once per learning.
@@ -127,7 +131,7 @@ class _PageParts:
     anchor: np.ndarray  # the element the key's anchored path starts from (itself for one step)
     base: np.ndarray
     end: np.ndarray  # per element: the last element of its subtree
-    sums: np.ndarray  # per element + 1, prefix sums of boilerplate and content characters, keywords, terms (4 columns)
+    sums: np.ndarray  # per element + 1, prefix sums of boilerplate and content characters, keywords, terms (columns below)
 
     @staticmethod
     def of(page: ScoredPage, labels: PageLabels, ids: dict[str, int]) -> _PageParts:
@@ -196,7 +200,7 @@ def _consensus(
         return [], []
     n_keys = len(parts.names)
     on_pages = np.zeros(n_keys, dtype=np.int64)
-    tallied = np.zeros((n_keys, 4), dtype=np.int64)  # boilerplate, content, keywords, terms
+    tallied = np.zeros((n_keys, 4), dtype=np.int64)  # the columns of _PageParts.sums
     region_total = np.zeros(4, dtype=np.int64)
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for page_parts, region in zip(parts.pages, regions):
@@ -206,13 +210,14 @@ def _consensus(
         on_pages[np.unique(keys)] += 1
         for column, values in enumerate(page_parts.totals(elements).T):
             tallied[:, column] += np.bincount(keys, weights=values, minlength=n_keys).astype(np.int64)
-    region_chars, region_keywords, region_terms = int(region_total[0] + region_total[1]), int(region_total[2]), int(region_total[3])
+    region_chars = int(region_total[_BOILERPLATE] + region_total[_CONTENT])
+    region_keywords, region_terms = int(region_total[_KEYWORDS]), int(region_total[_TERMS])
     chosen: list[str] = []
     cut_chars = 0
     covered: list[set[int]] = [set() for _ in pages]
     candidates = np.flatnonzero(on_pages >= min(MIN_PAGES, len(pages))).tolist()
     # The parts with the most boilerplate first; a part inside one already cut adds nothing.
-    for key in sorted(candidates, key=lambda key: (-tallied[key, 0], parts.names[key])):
+    for key in sorted(candidates, key=lambda key: (-tallied[key, _BOILERPLATE], parts.names[key])):
         if len(chosen) >= MAX_EXCLUSIONS:
             break
         boilerplate, content, keywords, terms = tallied[key].tolist()
@@ -308,7 +313,6 @@ def agreeing_choice(
 
     Returns the choice and, for each pattern, its cleaned agreement with the classifier.
     """
-    sums = [_label_sums(page, page_labels) for page, page_labels in zip(pages, labels)]
     parts = _Parts.of(pages, labels)
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
     by_xpath = {r.pattern.xpath: r for r in ranked}
@@ -319,7 +323,7 @@ def agreeing_choice(
         if not members:
             agreements.append(0.0)
             continue
-        judge = _Judge([pages[k] for k in members], [sums[k] for k in members], parts.subset(members))
+        judge = _Judge([pages[k] for k in members], parts.subset(members))
         needed = MIN_KEYWORD_SHARE * judge.keywords(judge.regions(chosen))
         eligible: dict[str, list[list[int]]] = {}
         for candidate in ranked:
@@ -355,7 +359,6 @@ class _Judge:
     """Candidate regions against the classifier's labels, on the sample pages one pattern explains."""
 
     pages: Sequence[ScoredPage]
-    sums: Sequence[tuple[list[int], list[int]]]
     parts: _Parts
 
     def regions(self, candidate: Ranked) -> list[list[int]]:
@@ -367,22 +370,21 @@ class _Judge:
     def recall(self, regions: Sequence[Sequence[int]]) -> float:
         """The share of the text labelled content that the regions hold."""
         kept = found = 0
-        for page, region, (_, content) in zip(self.pages, regions, self.sums):
-            end = page.index.end
-            kept += sum(content[end[i] + 1] - content[i] for i in region)
-            found += content[-1]
+        for page_parts, region in zip(self.parts.pages, regions):
+            kept += int(page_parts.totals(np.asarray(region, dtype=np.int64))[:, _CONTENT].sum())
+            found += int(page_parts.sums[-1, _CONTENT])
         return kept / found if found else 0.0
 
     def agreement(self, regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
         """F1 over characters of the regions (less what ``cut`` removes) against the text labelled content."""
         kept = rejected = found = 0
-        for k, (page, region, (boiler, content)) in enumerate(zip(self.pages, regions, self.sums)):
-            end = page.index.end
-            inside = [*region, *cut[k]] if cut else region
-            signs = [1] * len(region) + [-1] * (len(inside) - len(region))
-            kept += sum(sign * (content[end[i] + 1] - content[i]) for i, sign in zip(inside, signs))
-            rejected += sum(sign * (boiler[end[i] + 1] - boiler[i]) for i, sign in zip(inside, signs))
-            found += content[-1]
+        for k, (page_parts, region) in enumerate(zip(self.parts.pages, regions)):
+            held = page_parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
+            if cut and cut[k]:
+                held -= page_parts.totals(np.fromiter(cut[k], dtype=np.int64, count=len(cut[k]))).sum(axis=0)
+            kept += int(held[_CONTENT])
+            rejected += int(held[_BOILERPLATE])
+            found += int(page_parts.sums[-1, _CONTENT])
         if kept <= 0:
             return 0.0
         precision, recall = kept / (kept + rejected), kept / found
