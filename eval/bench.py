@@ -130,10 +130,10 @@ def run_bench(
 def _time_page(sample: Sample, wrapper: Wrapper | None, settings: Settings, repeat: int, peers: Sequence[System]) -> PageTiming | None:
     html, url = sample.html, sample.url
     try:
-        method = extract(wrapper, html, url=url, settings=settings, with_html=False).method
+        method = extract(wrapper, html, url=url, settings=settings).method
     except ForestError:
         return None
-    extract_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=settings, with_html=False), repeat)
+    extract_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=settings), repeat)
     text = without_xml_declaration(html)
     parse_ms = best_ms(lambda: _parse(text), repeat)
     peer_ms: dict[str, float | None] = {}

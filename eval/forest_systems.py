@@ -115,7 +115,7 @@ class ForestSystem:
 
     def extract(self, page: Page) -> str:
         """The article text with the current wrapper (or the single-page fallback without one)."""
-        article = extract(self.wrapper_, page.html, url=page.url, settings=self.settings, with_html=False)
+        article = extract(self.wrapper_, page.html, url=page.url, settings=self.settings)
         self.methods[article.method] += 1
         return article.text
 

@@ -63,7 +63,7 @@ def score_titles(samples: Sequence[datasets.Sample], *, k: int = 5, seed: int = 
             pages += 1
             gold = normalized(sample.gold_title)
             try:
-                title = extract(wrapper, sample.html, url=sample.url, with_html=False).title
+                title = extract(wrapper, sample.html, url=sample.url).title
             except ForestError:
                 title = ""
             forest_right += normalized(title) == gold

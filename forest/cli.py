@@ -350,12 +350,14 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
 @click.option("--images", is_flag=True, help="markdown: keep images as ![alt](src).")
 @click.option("--comments", is_flag=True, help="Also extract the comments (the site's learned comment thread): a `comments` "
               "field in json, after the article in text, markdown and html.")
+@click.option("--html", "with_html", is_flag=True, help="json, jsonl: also the article's clean HTML (an `html` field); "
+              "the markdown and html formats always build it.")
 @allow_private_option
 @common_options
 def extract(
     files: tuple[str, ...], lists: tuple[str, ...], output: Path | None, site: str | None, output_format: str | None,
     learn_k: int | None, jobs: int | None, no_learn: bool = False, ignore_robots: bool = False, allow_private: bool = False,
-    links: bool = False, images: bool = False, comments: bool = False,
+    links: bool = False, images: bool = False, comments: bool = False, with_html: bool = False,
 ) -> None:
     """Extract the article of each page: URLs, HTML FILES, directories of them, WARC files, lists (-i), or - for stdin.
 
@@ -372,13 +374,17 @@ def extract(
         raise click.UsageError("give pages to extract: URLs, files, directories, WARC files, or -i LIST")
     if "-" in files and "-" in lists:
         raise click.UsageError("stdin can hold a page (-) or a list (-i -), not both")
-    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private), comments=comments)
     inputs = Inputs(files, lists)
+    single = inputs.single() and not learn_k
+    output_format = output_format or ("text" if single else "jsonl")
+    # The structure costs a walk of the region in Python: built for the formats that print it, or when asked.
+    settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private), comments=comments,
+                        html=with_html or output_format in ("markdown", "html"))
     with _output(output) as out, contextlib.redirect_stdout(out):
-        if inputs.single() and not learn_k:
-            _extract_one(files[0], site, settings, output_format or "text", learn_if_missing=not no_learn, links=links, images=images)
+        if single:
+            _extract_one(files[0], site, settings, output_format, learn_if_missing=not no_learn, links=links, images=images)
             return
-        _extract_batch(inputs, site, settings, output_format or "jsonl", learn_k=learn_k, jobs=jobs,
+        _extract_batch(inputs, site, settings, output_format, learn_k=learn_k, jobs=jobs,
                        learn_if_missing=not no_learn, links=links, images=images)
 
 

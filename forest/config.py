@@ -81,6 +81,10 @@ class Settings:
         many pages since it was learned found no learned pattern (drift).
     :param comments: extraction also reads the site's learned comment thread into
         ``Article.comments`` (they are left out of the article either way).
+    :param html: extraction also builds the article's structure and its clean HTML
+        (``Article.document``, ``Article.html``), for callers that print markdown or HTML: a
+        walk of the region in Python, about as long as the rest of the extraction.  Off, an
+        article is its text and fields.
     """
 
     max_page_bytes: int = 10_000_000
@@ -94,6 +98,7 @@ class Settings:
     n_pages: int = 10
     relearn_after_misses: int = 5
     comments: bool = False
+    html: bool = False
     fetch: FetchSettings = field(default_factory=FetchSettings)
 
     def __post_init__(self) -> None:

@@ -37,9 +37,9 @@ class Article:
     ``"none"`` (nothing usable was found).  ``confidence`` is in [0, 1].
 
     ``document`` is the article's structure (headings, lists, tables, links; see
-    :mod:`forest.article`) when extraction was asked for it (``with_html``), and ``html``
-    its clean rendering; ``comments`` the site's comment thread, when asked for
-    (``with_comments``) and found.
+    :mod:`forest.article`) when extraction was asked for it (``Settings.html``), and ``html``
+    its clean rendering (empty otherwise); ``comments`` the site's comment thread, when asked
+    for (``Settings.comments``) and found.
     """
 
     url: str | None
@@ -57,7 +57,7 @@ class Article:
     comments: Document | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
-        """The article as JSON: a missing title, author or date is null; ``comments`` only when asked for."""
+        """The article as JSON: a missing title, author or date is null; ``html`` and ``comments`` only when asked for."""
         record: dict[str, object] = {
             "url": self.url,
             "site": self.site,
@@ -65,7 +65,7 @@ class Article:
             "author": self.author,
             "date": self.date,
             "text": self.text,
-            "html": self.html,
+            **({"html": self.html} if self.document is not None else {}),
             "pattern": self.pattern,
             "method": self.method,
             "confidence": round(self.confidence, 3),

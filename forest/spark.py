@@ -78,8 +78,11 @@ def _extract(item: Item, site: str | None, wrapper: Wrapper | None, settings: Se
 
 
 def run(inputs: Sequence[str], output: str, *, learn: int | None = None, master: str | None = None,
-        partitions: int | None = None) -> None:
-    """Extract every page of the WARC files ``inputs`` into JSON lines under ``output`` (see the module's docstring)."""
+        partitions: int | None = None, html: bool = False) -> None:
+    """Extract every page of the WARC files ``inputs`` into JSON lines under ``output`` (see the module's docstring).
+
+    :param html: records also carry the article's clean HTML (``html``), as the CLI's ``--html``.
+    """
     from pyspark.rdd import portable_hash
     from pyspark.sql import SparkSession
 
@@ -89,7 +92,7 @@ def run(inputs: Sequence[str], output: str, *, learn: int | None = None, master:
     spark = builder.getOrCreate()
     try:
         context = spark.sparkContext
-        settings = Settings()
+        settings = Settings(html=html)
         count = partitions or context.defaultParallelism
         pages = context.binaryFiles(",".join(inputs)).flatMap(lambda pair: pages_of_warc(pair[0], pair[1]))
         by_site = pages.repartitionAndSortWithinPartitions(count, partitionFunc=lambda key: portable_hash(key[0]))
@@ -107,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--learn", type=int, metavar="K", help="learn each site with more than K pages from K of them")
     parser.add_argument("--master", help="Spark master URL, e.g. local[2] (default: spark-submit's, else Spark's)")
     parser.add_argument("--partitions", type=int, help="partitions to group sites into (default: Spark's default parallelism)")
+    parser.add_argument("--html", action="store_true", help="records also carry the article's clean HTML (html), as the CLI's --html")
     args = parser.parse_args(argv)
     if args.learn is not None and args.learn < 1:
         parser.error("--learn must be at least 1")
@@ -115,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("error: forest.spark needs pyspark: pip install 'forest-extract[spark]'", file=sys.stderr)
         return 1
-    run(args.input, args.output, learn=args.learn, master=args.master, partitions=args.partitions)
+    run(args.input, args.output, learn=args.learn, master=args.master, partitions=args.partitions, html=args.html)
     return 0
 
 

@@ -49,7 +49,6 @@ def extract(
     url: str | None = None,
     settings: Settings | None = None,
     declared_charset: str | None = None,
-    with_html: bool = True,
     classifier: TagClassifier | None = None,
 ) -> Article:
     """Extract the article of ``data``, a page of ``wrapper.site`` (or of a site with no wrapper: ``None``).
@@ -63,13 +62,15 @@ def extract(
     article then (``method="page"``), as it is when the classifier finds nothing or is
     off (``Settings(classifier=False)``).  A note says why the wrapper was not used.
 
-    :param with_html: also serialize the article region as HTML (``Article.html``);
-        callers that only want the text skip that cost.
+    With ``settings.html`` the article also carries its structure and clean HTML
+    (``Article.document``, ``Article.html``); without it, ``Article.html`` is empty.
+
     :param classifier: the per-block classifier for pages no pattern fits; by default
         the shipped model when ``settings.classifier`` is on.
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
+    with_html = settings.html
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
@@ -133,7 +134,8 @@ def _cold(
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
     if not nodes:
-        return Article(None, None, "", "", "", None, "none", 0.0)
+        article = Article(None, None, "", "", "", None, "none", 0.0)
+        return with_structure(article, structure.Document()) if with_html else article
     article = Article(None, None, "", region.to_text(blocks), "", None, "page", 0.3)
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
 

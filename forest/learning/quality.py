@@ -41,7 +41,7 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
     for (page, index), keywords in zip(indexed, tfidf_keywords(texts, k=settings.n_keywords)):
         scored = score_page(index, keywords)
         best = max((region_score(scored, [i]) for i in candidate_nodes(scored)), default=0.0)
-        article = extract(wrapper, page.html, settings=settings, with_html=False)
+        article = extract(wrapper, page.html, settings=settings)
         if best <= 0 or article.method != "wrapper":
             continue
         terms = tokenize(article.text)

@@ -31,7 +31,7 @@ def wrapper() -> Wrapper:
 
 def _extract(wrapper: Wrapper, *, comments: bool = False) -> Article:
     html, _ = page(HELD_OUT)
-    return extract(wrapper, html, url=f"https://{SITE}/news/{HELD_OUT}.html", settings=Settings(comments=comments))
+    return extract(wrapper, html, url=f"https://{SITE}/news/{HELD_OUT}.html", settings=Settings(comments=comments, html=True))
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_html_has_no_script_style_handler_form_or_frame(article: Article) -> Non
 
 def test_the_structure_does_not_change_the_text(wrapper: Wrapper, article: Article) -> None:
     html, _ = page(HELD_OUT)
-    assert extract(wrapper, html, with_html=False).text == article.text
+    assert extract(wrapper, html).text == article.text
     assert article.document is not None and article.document.text == article.text
 
 

@@ -51,3 +51,14 @@ def test_several_pages_get_a_header_each_in_markdown(runner: CliRunner, db: Path
     out = _extract(runner, db, "--format", "markdown", files[HELD_OUT], files[0])
     assert out.startswith(f"==> {files[HELD_OUT]} <==\n# ")
     assert f"\n\n==> {files[0]} <==\n# {page(0)[1]}\n" in out
+
+
+def test_records_carry_the_html_only_when_asked(runner: CliRunner, db: Path, files: list[Path]) -> None:
+    # A batch of records for a corpus is text: the structure's walk and the HTML are asked for.
+    plain = [json.loads(line) for line in _extract(runner, db, files[HELD_OUT], files[0]).splitlines()]
+    assert [set(record) & {"html"} for record in plain] == [set(), set()]
+    asked = [json.loads(line) for line in _extract(runner, db, "--html", files[HELD_OUT], files[0]).splitlines()]
+    assert "<h2>What the audience said</h2>" in asked[0]["html"]
+    assert [record["text"] for record in asked] == [record["text"] for record in plain]
+    single = json.loads(_extract(runner, db, "--format", "json", "--html", files[HELD_OUT]))
+    assert single["html"] == asked[0]["html"]

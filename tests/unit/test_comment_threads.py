@@ -82,7 +82,7 @@ def wrapper() -> Wrapper:
 
 def test_region_sizes_are_learned_as_extraction_measures_them(wrapper: Wrapper) -> None:
     html, said = _page(7)
-    article = extract(wrapper, html, url=f"https://{SITE}/7.html", with_html=False)
+    article = extract(wrapper, html, url=f"https://{SITE}/7.html")
     assert article.method == "wrapper"
     assert "Story 7 about" in article.text and not any(s in article.text for s in said)
     # The pattern's median size is the post's, not the post's with its thread (five times longer).
@@ -106,5 +106,5 @@ def test_a_page_no_pattern_fits_is_read_as_served_thread_included() -> None:
     # expects regions ten times larger): the fallback reads the page again, whole.
     wrapper = Wrapper(SITE, (Pattern("//div[@id='post']", 1.0, 1, 3, terms=5000),), comments="//div[@id='comments']")
     recording = _Recording()
-    extract(wrapper, _page(9)[0], settings=Settings(), classifier=recording, with_html=False)
+    extract(wrapper, _page(9)[0], settings=Settings(), classifier=recording)
     assert recording.saw_thread

@@ -74,6 +74,21 @@ def test_the_shipped_classifier_is_not_loaded_for_a_fitting_wrapper(wrapper, mon
     assert extract(wrapper, story_page(5), settings=Settings()).method == "wrapper"
 
 
+def test_the_structure_is_built_only_when_asked(wrapper, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import forest.extraction.extractor as extractor
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the structure was built for a text-only extraction")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(extractor.structure, "build", refuse)
+        plain = extract(wrapper, story_page(5), settings=WRAPPER_ALONE)
+    assert plain.document is None and plain.html == "" and "html" not in plain.to_dict()
+    asked = extract(wrapper, story_page(5), settings=replace(WRAPPER_ALONE, html=True))
+    assert asked.document is not None and asked.document.text == asked.text == plain.text
+    assert asked.to_dict()["html"] == asked.html and "<p>" in asked.html
+
+
 def test_a_page_no_pattern_fits_goes_to_the_classifier(wrapper) -> None:  # type: ignore[no-untyped-def]
     page = story_page(5, template="b")
     article = extract(wrapper, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright", "Home"))
