@@ -106,6 +106,24 @@ def test_a_part_dense_in_keywords_stays_whatever_the_classifier_says() -> None:
     assert "//div[@class='summary']" not in wrapper.exclusions  # ... but not against the keywords
 
 
+def test_a_box_naming_the_story_is_cut_unless_its_keywords_are_far_denser() -> None:
+    # A fact box names the story's subject among its own words (a company card, a gallery's
+    # captions): a little denser in the keywords than the story, and boilerplate on every page.
+    def box(i: int, fillers: int) -> str:
+        title, lead = STORIES[i]
+        named = " ".join((title.split() + lead.split())[:4])
+        return f'<div class="facts">Fact file: {named} {" ".join("listed in the county register".split()[:fillers])}</div>'
+
+    def rejecting(n: int, t: str) -> bool:
+        return menus(n, t) or t.startswith("Fact file")
+
+    card = learn([page(i, extra=box(i, 4)) for i in range(5)], rejecting).wrapper_
+    assert "//div[@class='facts']" in card.exclusions
+    # Half the words of the box are the story's keywords: FOREST's evidence outranks the labels.
+    dense = learn([page(i, extra=box(i, 2)) for i in range(5)], rejecting).wrapper_
+    assert "//div[@class='facts']" not in dense.exclusions
+
+
 def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
     # It rejects the story's paragraphs, where the keywords are, and keeps the caption: as on a product or reference site.
     rule = lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}  # noqa: E731
