@@ -94,10 +94,11 @@ def extract(
             n_words = region.words(blocks)
             if nodes and region.plausible(n_words, pattern.terms):
                 confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
-                article = Article(url, site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence)
+                article = Article(url, site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence,
+                                  author=found["author"], date=found["date"], comments=comments)
                 if with_html:  # the structure costs a walk in Python: only for callers that print it
                     article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
-                return replace(article, author=found["author"], date=found["date"], comments=comments)
+                return article
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
         if wrapper.exclusions or wrapper.comments:
             # The patterns may have cut their exclusions and the thread out of the tree
