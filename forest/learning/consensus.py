@@ -111,11 +111,12 @@ def boilerplate_texts(regions_text: Sequence[frozenset[str]], labels: Sequence[P
     return frozenset(text for text, count in rejected.items() if count >= MIN_PAGES and count > kept[text])
 
 
-def consensus_exclusions(
-    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels]
-) -> list[str]:
-    """Sub-structures of the regions that the classifier labels boilerplate across the sample, as XPath steps."""
-    return _consensus(pages, regions, _Parts.of(pages, labels))[0]
+def consensus_exclusions(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], parts: SampleParts) -> list[str]:
+    """Sub-structures of the regions that the classifier labels boilerplate across the sample, as XPath steps.
+
+    :param parts: the pages' parts and labels (``SampleParts.of(pages, labels)``).
+    """
+    return _consensus(pages, regions, parts)[0]
 
 
 # The columns of _PageParts.sums.
@@ -131,7 +132,7 @@ class _PageParts:
     at each group).
     """
 
-    key: np.ndarray  # the key's id in _Parts.names
+    key: np.ndarray  # the key's id in SampleParts.names
     element: np.ndarray
     anchor: np.ndarray  # the element the key's anchored path starts from (itself for one step)
     base: np.ndarray
@@ -174,30 +175,32 @@ class _PageParts:
 
 
 @dataclass(frozen=True, slots=True)
-class _Parts:
-    """The sample's cuttable keys (one id per key across the pages) and each page's parts."""
+class SampleParts:
+    """The sample's cuttable keys (one id per key across the pages) and each page's parts, built once
+    per learning from the pages and the classifier's labels on them: choosing the region
+    (agreeing_choice) and cutting its parts (consensus_exclusions) read the same arrays."""
 
     names: list[str]
     pages: list[_PageParts]
 
     @staticmethod
-    def of(pages: Sequence[ScoredPage], labels: Sequence[PageLabels]) -> _Parts:
+    def of(pages: Sequence[ScoredPage], labels: Sequence[PageLabels]) -> SampleParts:
         ids: dict[str, int] = {}
         built = [_PageParts.of(page, page_labels, ids) for page, page_labels in zip(pages, labels)]
-        return _Parts(list(ids), built)
+        return SampleParts(list(ids), built)
 
-    def subset(self, members: Sequence[int]) -> _Parts:
-        return _Parts(self.names, [self.pages[k] for k in members])
+    def subset(self, members: Sequence[int]) -> SampleParts:
+        return SampleParts(self.names, [self.pages[k] for k in members])
 
 
 def _consensus(
-    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], parts: _Parts
+    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], parts: SampleParts
 ) -> tuple[list[str], list[set[int]]]:
     """Sub-structures of the regions that the classifier labels boilerplate across the sample, as single-step XPaths.
 
     :param pages: the explained sample pages, scored with their keywords.
     :param regions: each page's region (element indices of its page index).
-    :param parts: the pages' cuttable parts and label sums (_Parts.of, with the classifier's labels
+    :param parts: the pages' cuttable parts and label sums (SampleParts.of, with the classifier's labels
         on each page as parsed, before any cut).
     :return: the exclusions, and the elements they cut on each page.
     """
@@ -300,7 +303,7 @@ def _inside_mask(page: ScoredPage, region: Sequence[int]) -> list[bool]:
 
 
 def agreeing_choice(
-    choice: Choice, ranked: Sequence[Ranked], pages: Sequence[ScoredPage], labels: Sequence[PageLabels]
+    choice: Choice, ranked: Sequence[Ranked], pages: Sequence[ScoredPage], parts: SampleParts
 ) -> tuple[Choice, list[float]]:
     """``choice`` with each pattern replaced by the candidate that, cleaned, agrees best with the classifier.
 
@@ -316,9 +319,9 @@ def agreeing_choice(
     it does better by MIN_AGREEMENT_GAIN.  A candidate that does not explain the pages is
     never taken, however well it agrees.
 
+    :param parts: the pages' parts and labels (``SampleParts.of(pages, labels)``).
     Returns the choice and, for each pattern, its cleaned agreement with the classifier.
     """
-    parts = _Parts.of(pages, labels)
     best = [max((r.page_scores[k] for r in ranked), default=0.0) for k in range(len(pages))]
     by_xpath = {r.pattern.xpath: r for r in ranked}
     patterns = list(choice.patterns)
@@ -364,7 +367,7 @@ class _Judge:
     """Candidate regions against the classifier's labels, on the sample pages one pattern explains."""
 
     pages: Sequence[ScoredPage]
-    parts: _Parts
+    parts: SampleParts
 
     def regions(self, candidate: Ranked) -> list[list[int]]:
         return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in self.pages]

@@ -19,7 +19,9 @@ from forest.html import meta_content, page_title, parse_html
 from forest.learning.comments import inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.containers import paragraph_containers
-from forest.learning.consensus import PageLabels, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions
+from forest.learning.consensus import (
+    PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
+)
 from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES, clean, words
@@ -126,6 +128,7 @@ class Inducer:
                 notes.append(f"refused {refused} candidate region{'s' if refused > 1 else ''}: the whole page or no sentence-like text")
             notes.extend(disagreements(choice, used))
             labels: list[PageLabels] = []
+            parts: SampleParts | None = None
             if settings.classifier:
                 # The classifier's labels on every sample page, once: they choose among the
                 # regions J x U finds and teach the site's cleanup (forest.learning.consensus).
@@ -140,7 +143,8 @@ class Inducer:
                                           for k, region in enumerate(first) if region])
                 agrees, why = classifier_agrees(scored, first, labels, ignore=threads)
                 if agrees:
-                    choice, self.agreement_ = agreeing_choice(choice, self.ranked_, scored, labels)
+                    parts = SampleParts.of(scored, labels)
+                    choice, self.agreement_ = agreeing_choice(choice, self.ranked_, scored, parts)
                 else:
                     notes.append(why)
                     labels = []
@@ -150,9 +154,9 @@ class Inducer:
             explained = [k for k, region in enumerate(regions) if region]
             if explained:
                 exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
-            if labels and explained:
+            if labels and parts is not None and explained:
                 learned = consensus_exclusions(
-                    [scored[k] for k in explained], [regions[k] for k in explained], [labels[k] for k in explained]
+                    [scored[k] for k in explained], [regions[k] for k in explained], parts.subset(explained)
                 )
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]

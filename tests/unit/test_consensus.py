@@ -11,7 +11,7 @@ from forest.classifier.blocks import walk
 from forest.classifier.model import BlockPrediction
 from forest.config import Settings
 from forest.extraction import extract
-from forest.learning.consensus import PageLabels, _cuttable, _PageParts, consensus_exclusions
+from forest.learning.consensus import PageLabels, SampleParts, _cuttable, _PageParts, consensus_exclusions
 from forest.learning.induce import Inducer, _guarded_choice
 from forest.model import Page
 from forest.service.pages import learn_pages
@@ -133,7 +133,7 @@ def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
 
 
 def test_without_pages_there_is_nothing_to_cut() -> None:
-    assert consensus_exclusions([], [], []) == []
+    assert consensus_exclusions([], [], SampleParts.of([], [])) == []
 
 
 def scored(htmls: list[str]):  # type: ignore[no-untyped-def]
