@@ -8,7 +8,6 @@ element on most sample pages.  Reading tries that XPath, then the page's ``og:``
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import unicodedata
@@ -18,6 +17,7 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.html import first_meta, meta_tags
+from forest.xpaths import compiled
 from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
 from keywords.model import Metadata
 from patterns.dom import ANCHOR_DISTANCE, element_steps
@@ -210,30 +210,11 @@ def _keys(element: etree._Element) -> Iterator[str]:
 # --- reading -----------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1024)
-def _compiled(xpath: str) -> etree.XPath:
-    # A site's field XPaths serve every page of the site: compiled once.  A malformed one
-    # raises here (stored wrappers are checked at load: forest.wrapper_schema).
-    return etree.XPath(by_id(xpath))
-
-
-# A field XPath that starts at an element by its id: libxml2 registers HTML ids, so
-# id('x') is a lookup where //div[@id='x'] tests every div of the page (0.9 against
-# 17 microseconds on an l3s_gn1 page; the first element with the id, as the field reads).
-# Not for an id with a space: id() would read it as two.
-_ID_STEP = re.compile(r"""^//([A-Za-z][\w-]*)\[@id=('[^'\s]+'|"[^"\s]+")\](?=/|$)""")
-
-
-def by_id(xpath: str) -> str:
-    """``xpath`` with a leading ``//tag[@id='x']`` step written as ``id('x')/self::tag``."""
-    return _ID_STEP.sub(lambda m: f"id({m.group(2)})/self::{m.group(1)}", xpath, count=1)
-
-
 def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
     if not xpath:
         return None
     try:
-        selected = _compiled(xpath)(root)
+        selected = compiled(xpath)(root)
     except etree.XPathEvalError:  # valid, but not on this page (a function of a missing node)
         return None
     element = next((e for e in selected if isinstance(e, etree._Element)), None) if isinstance(selected, list) else None

@@ -7,13 +7,13 @@ exclusions cut out and its template and navigation blocks dropped.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from lxml import etree
 
 from forest.html import drop_element
 from forest.wrapper import Wrapper
+from forest.xpaths import compiled
 from patterns.model import Pattern
 from patterns.text import Block, prose_share, text_blocks
 
@@ -42,7 +42,7 @@ def select(
     # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
     if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
         number_elements(body)
-    nodes = outermost(_compiled(xpath)(root))
+    nodes = outermost(compiled(xpath)(root))
     if not nodes:
         return [], []
     if wrapper.comments:
@@ -61,12 +61,6 @@ def select(
         cut(nodes, wrapper.exclusions)
         blocks = text_blocks(nodes)
     return nodes, clean(blocks, wrapper.template_blocks)
-
-
-@functools.lru_cache(maxsize=1024)
-def _compiled(xpath: str) -> etree.XPath:
-    # A wrapper's few XPaths serve every page of its site: compiled once.
-    return etree.XPath(xpath)
 
 
 # A wrapper learned from fewer sample pages than this says so in its notes and its
@@ -141,7 +135,7 @@ def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:
     if not exclusions or not region:
         return
     inside = " | ".join(f".{xpath}" for xpath in exclusions)
-    found = [element for node in region for element in _compiled(inside)(node)]
+    found = [element for node in region for element in compiled(inside)(node)]
     if found:
         total = sum(_text_length(node) for node in region)
         for element in found:
@@ -156,7 +150,7 @@ def cut_thread(region: Sequence[etree._Element], xpath: str) -> None:
     three hundred comments), so it is not left alone when it outweighs the rest; learning
     checked that it is never around the article, and a region it empties fails the size check.
     """
-    inside = _compiled(f".{xpath}")
+    inside = compiled(f".{xpath}")
     for element in [element for node in region for element in inside(node)]:
         if element.getparent() is not None:
             drop_element(element)
