@@ -1,4 +1,4 @@
-"""forest.xpaths: a leading id step is read as a lookup, with the same result."""
+"""forest.xpaths: a leading step in its quickest form (an id lookup, one descendant step), with the same result."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from lxml import etree
 
 from forest.html import parse_html
-from forest.xpaths import by_id, compiled
+from forest.xpaths import by_id, compiled, quick_form
 
 PAGE = parse_html(
     "<html><body><div id='main'><div id='story' class='s'><p>One</p><div class='body'><p>Two</p></div></div>"
@@ -44,3 +44,33 @@ def test_the_lookup_finds_what_the_scan_finds(xpath: str) -> None:
 def test_a_shared_id_reads_its_first_element() -> None:
     # Invalid HTML; the lookup reads the first, as the fields and a region's outermost match do.
     assert [e.findtext("p") for e in compiled("//div[@id='x']")(PAGE)] == ["Four"]
+
+
+@pytest.mark.parametrize(
+    ("xpath", "quick"),
+    [
+        ("//div[@id='story']", "id('story')/self::div"),
+        ("//div[@class='s']/p", "/descendant::div[@class='s']/p"),
+        ("//div[@class='s'][.//div[@class='body']]", "/descendant::div[@class='s'][.//div[@class='body']]"),
+        ("//*[contains(concat(' ', normalize-space(@class), ' '), ' s ')]",
+         "/descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' s ')]"),
+        ("//p", "/descendant::p"),
+        # A position counts among siblings after //, along the whole page after /descendant::.
+        ("//div[2]", "//div[2]"),
+        ("//div[@class='s'][last()]", "//div[@class='s'][last()]"),
+        ("//div[count(p)]", "//div[count(p)]"),
+        ("(//div)[1]", "(//div)[1]"),
+        (".//div", ".//div"),
+    ],
+)
+def test_a_leading_step_takes_its_quickest_form(xpath: str, quick: str) -> None:
+    assert quick_form(xpath) == quick
+
+
+@pytest.mark.parametrize(
+    "xpath",
+    ["//div[@class='s']", "//div[@class='s']/p", "//div[@class='s'][.//div[@class='body']]", "//p", "//div/p[1]",
+     "//div[2]", "//div[@class='s'][last()]", "//p | //div[@id='x']"],
+)
+def test_the_quick_form_finds_what_the_xpath_finds(xpath: str) -> None:
+    assert compiled(xpath)(PAGE) == etree.XPath(xpath)(PAGE)
