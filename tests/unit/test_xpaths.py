@@ -46,6 +46,13 @@ def test_a_shared_id_reads_its_first_element() -> None:
     assert [e.findtext("p") for e in compiled("//div[@id='x']")(PAGE)] == ["Four"]
 
 
+def test_an_id_whose_first_element_does_not_fit_is_scanned_for() -> None:
+    # A skip link shares the article's id: id() finds the link, the scan finds the article.
+    page = parse_html("<html><body><a id='content' href='#content'>Skip</a><div id='content'><p>Story</p></div></body></html>")
+    assert [e.tag for e in compiled("//div[@id='content']")(page)] == ["div"]
+    assert [e.tag for e in compiled("//div[@id='content'][.//p]")(page)] == ["div"]
+
+
 @pytest.mark.parametrize(
     ("xpath", "quick"),
     [
@@ -61,6 +68,7 @@ def test_a_shared_id_reads_its_first_element() -> None:
         ("//div[count(p)]", "//div[count(p)]"),
         ("(//div)[1]", "(//div)[1]"),
         (".//div", ".//div"),
+        ("//div[@id='x'][@dfs=12]", "//div[@id='x'][@dfs=12]"),
     ],
 )
 def test_a_leading_step_takes_its_quickest_form(xpath: str, quick: str) -> None:
