@@ -17,8 +17,8 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.html import first_meta, meta_tags
-from forest.xpaths import compiled
 from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
+from forest.xpaths import compiled
 from keywords.model import Metadata
 from patterns.dom import ANCHOR_DISTANCE, element_steps
 

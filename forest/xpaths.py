@@ -88,7 +88,9 @@ def compiled(xpath: str) -> Callable[[etree._Element], Any]:
     :raises etree.XPathSyntaxError: for a malformed XPath (stored wrappers are checked at load:
         forest.wrapper_schema).
     """
-    quick, written = etree.XPath(quick_form(xpath)), etree.XPath(xpath)
-    if by_id(xpath) == xpath or "@dfs" in xpath:
+    form = quick_form(xpath)
+    quick = etree.XPath(form)
+    if not form.startswith("id("):  # the same elements as written, always
         return quick
+    written = etree.XPath(xpath)
     return lambda root: quick(root) or written(root)
