@@ -124,6 +124,23 @@ def test_a_box_naming_the_story_is_cut_unless_its_keywords_are_far_denser() -> N
     assert "//div[@class='facts']" not in dense.exclusions
 
 
+def test_a_list_of_links_is_cut_however_dense_its_keywords() -> None:
+    # "More on this story": headlines that repeat the article's keywords, each a link.
+    def related(i: int) -> str:
+        title = STORIES[i][0]
+        items = "".join(f'<li><a href="/{i}/{n}">{title} {word}</a></li>' for n, word in enumerate(("update", "reaction", "pictures")))
+        return f'<ul class="related">{items}</ul>'
+
+    def rejecting(n: int, t: str) -> bool:
+        return menus(n, t) or t.startswith(STORIES[n][0])
+
+    wrapper = learn([page(i, extra=related(i)) for i in range(5)], rejecting).wrapper_
+    assert "//ul[@class='related']" in wrapper.exclusions
+    # The same headlines as plain text are FOREST's evidence, as the summary above.
+    plain = learn([page(i, extra=related(i).replace("<a ", "<span ").replace("</a>", "</span>")) for i in range(5)], rejecting).wrapper_
+    assert "//ul[@class='related']" not in plain.exclusions
+
+
 def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
     # It rejects the story's paragraphs, where the keywords are, and keeps the caption: as on a product or reference site.
     rule = lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}  # noqa: E731
