@@ -220,7 +220,7 @@ def _consensus(
         return [], []
     n_keys = len(parts.names)
     on_pages = np.zeros(n_keys, dtype=np.int64)
-    tallied = np.zeros((n_keys, len(parts.pages[0].sums[0])), dtype=np.int64)  # the columns of _PageParts.sums
+    tallied = np.zeros((n_keys, parts.pages[0].sums.shape[1]), dtype=np.int64)  # the columns of _PageParts.sums
     region_total = np.zeros(tallied.shape[1], dtype=np.int64)
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for page_parts, region in zip(parts.pages, regions):
@@ -463,11 +463,11 @@ def _sparse(tally: Tally, rest_keywords: int, rest_terms: int, *, link_lists: bo
 
 def _linked(page: ScoredPage) -> np.ndarray:
     """Per element of the page index: whether it is a link or inside one."""
-    index = page.index
-    linked = np.zeros(len(index.elements), dtype=bool)
-    for i, element in enumerate(index.elements):
-        linked[i] = element.tag == "a" or (i > 0 and linked[index.parent[i]])
-    return linked
+    parent = page.index.parent
+    linked: list[bool] = []
+    for i, element in enumerate(page.index.elements):  # parents come first (document order)
+        linked.append(element.tag == "a" or (i > 0 and linked[parent[i]]))
+    return np.asarray(linked, dtype=bool)
 
 
 def _inside(node: int, covered: set[int], page: ScoredPage) -> bool:
