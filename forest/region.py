@@ -15,6 +15,7 @@ from forest.html import drop_element
 from forest.wrapper import Wrapper
 from forest.xpaths import compiled
 from patterns.model import Pattern
+from patterns.refine import is_single_step
 from patterns.text import Block, prose_share, text_blocks
 
 # A match with fewer words than this share of the pattern's median region on the
@@ -43,6 +44,8 @@ def select(
     if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
         number_elements(body)
     nodes = outermost(compiled(xpath)(root))
+    if len(nodes) > 1 and is_single_step(wrapper.comments):
+        nodes = _without_thread(nodes, wrapper.comments)
     if not nodes:
         return [], []
     if wrapper.comments:
@@ -122,6 +125,13 @@ def _raw_text(element: etree._Element) -> str:
 
 def _normalized(text: str) -> str:
     return " ".join(text.split())
+
+
+def _without_thread(nodes: list[etree._Element], thread: str) -> list[etree._Element]:
+    """The region's nodes less the site's comments among them: a broad pattern
+    (``//td[@class='content']/div``) selects the article and each comment beside it."""
+    own = compiled(f"self::{thread[2:]}")
+    return [node for node in nodes if not own(node)]
 
 
 def cut(region: Sequence[etree._Element], exclusions: Sequence[str]) -> None:

@@ -86,11 +86,18 @@ def _rejected_shares(containers: Sequence[etree._Element], labels: PageLabels) -
 
 
 def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[tuple[etree._Element, int, list[str]]]:
-    """The page's outermost comment-named elements, each with the characters of text it holds and its naming steps."""
+    """The page's outermost comment-named elements, each with the characters of text it holds and its naming steps.
+
+    A broad pattern (``//td[@class='content']/div``) selects the article and each comment
+    beside it: a region node holding less than half of the region's text is a container too.
+    """
     body = root.find("body")
     if body is None:
         return []
-    around = {a for node in region for a in node.iterancestors()} | set(region)
+    around = {a for node in region for a in node.iterancestors()}
+    if len(region) == 1:
+        around.add(region[0])
+    region_chars = sum(_chars(node) for node in region) if len(region) > 1 else 0
     containers: list[tuple[etree._Element, int, list[str]]] = []
     chosen: list[etree._Element] = []
     for element in _NAMED(body):
@@ -101,8 +108,8 @@ def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[
         named = [s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1])]
         if not named:
             continue
-        length = len("".join(element.itertext()).strip())
-        if length < MIN_COMMENT_CHARS:
+        length = _chars(element)
+        if length < MIN_COMMENT_CHARS or (element in region and 2 * length > region_chars):
             continue
         chosen.append(element)
         containers.append((element, length, named))
@@ -110,7 +117,11 @@ def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[
 
 
 def inside_regions(xpath: str, regions: Sequence[Sequence[etree._Element]]) -> bool:
-    """Whether the thread ``xpath`` names sits inside the article region on some sample page: only
-    then is it worth an exclusion (one more pattern for extraction's walk of every page)."""
-    inside = f".{xpath}"
+    """Whether the thread ``xpath`` names sits inside the article region, or is one of its nodes, on some
+    sample page: only then is it worth an exclusion (one more pattern for extraction's walk of every page)."""
+    inside = f".{xpath} | self::{xpath[2:]}"
     return any(node.xpath(inside) for region in regions for node in region)
+
+
+def _chars(element: etree._Element) -> int:
+    return len("".join(element.itertext()).strip())

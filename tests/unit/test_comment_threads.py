@@ -108,3 +108,27 @@ def test_a_page_no_pattern_fits_is_read_as_served_thread_included() -> None:
     recording = _Recording()
     extract(wrapper, _page(9)[0], settings=Settings(), classifier=recording)
     assert recording.saw_thread
+
+
+def _beside(i: int) -> tuple[str, list[str]]:
+    """A post whose comments are its container's other children, as an old table layout puts them."""
+    rng = random.Random(i)
+    topic = WORDS[(i * 3) % len(WORDS):][:6]
+    said = [_sentence(rng, topic) for _ in range(4)]
+    comments = "".join(f'<div class="commentbody by-reader-{k}"><p>{s}</p></div>' for k, s in enumerate(said))
+    article = "".join(f"<p>{_sentence(rng, topic)} {_sentence(rng, topic)}</p>" for _ in range(3))
+    html = (f'<html><body><table><tr><td class="content"><div class="entry"><h1>Story {i}</h1>{article}</div>'
+            f"{comments}</td></tr></table></body></html>")
+    return html, said
+
+
+def test_comments_a_broad_pattern_selects_beside_the_article_are_learned_and_left_out() -> None:
+    xpath = "//td[@class='content']/div"
+    pages = [(root, root.xpath(xpath)) for root in (lxml_html.document_fromstring(_beside(i)[0]) for i in range(4))]
+    thread = "//div[contains(concat(' ', normalize-space(@class), ' '), ' commentbody ')]"
+    assert learn_comments(pages) == (thread,)
+    html, said = _beside(9)
+    wrapper = Wrapper(SITE, (Pattern(xpath, 1.0, 1, 3, terms=100),), comments=thread)
+    nodes, blocks = region.select(lxml_html.document_fromstring(html), wrapper, xpath)
+    assert [node.get("class") for node in nodes] == ["entry"]
+    assert "Story 9" in region.to_text(blocks) and not any(s in region.to_text(blocks) for s in said)
