@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 
@@ -250,16 +250,23 @@ def _consensus(
             continue
         fresh = [[i for i in elements[keys == key].tolist() if not _inside(i, covered[k], pages[k])]
                  for k, (keys, elements) in enumerate(found)]
-        if not any(fresh):
-            continue
-        size = tally.boilerplate + tally.content
-        if cut_chars + size > MAX_CUT_SHARE * region_chars:
+        # A part around parts already cut (a sidebar's wrapper) cuts only the text they left.
+        inner = [{c for c in covered[k] if any(i < c <= pages[k].index.end[i] for i in nodes)} for k, nodes in enumerate(fresh)]
+        size = sum(_chars(page_parts, nodes) - _chars(page_parts, within) for page_parts, nodes, within in zip(parts.pages, fresh, inner))
+        if size <= 0 or cut_chars + size > MAX_CUT_SHARE * region_chars:
             continue
         chosen.append(parts.names[key])
         cut_chars += size
         for k, nodes in enumerate(fresh):
+            covered[k] -= inner[k]
             covered[k].update(nodes)
     return chosen, covered
+
+
+def _chars(page_parts: _PageParts, elements: Iterable[int]) -> int:
+    """Characters of text, labelled either way, in the subtrees of ``elements`` (disjoint)."""
+    rows = np.fromiter(elements, dtype=np.int64)
+    return int(page_parts.totals(rows)[:, [_BOILERPLATE, _CONTENT]].sum()) if len(rows) else 0
 
 
 def classifier_agrees(

@@ -141,6 +141,16 @@ def test_a_list_of_links_is_cut_however_dense_its_keywords() -> None:
     assert "//ul[@class='related']" not in plain.exclusions
 
 
+def test_a_part_around_a_part_already_cut_is_not_cut_again() -> None:
+    # The same promotion named twice, by its wrapper and by itself: one exclusion cuts it, and the
+    # text it holds counts once against the share of the region consensus may cut.
+    promo = ('<div id="promo-wrap"><div class="promo">Subscribe to the morning briefing for more stories '
+             "from the valley, delivered before breakfast</div></div>")
+    wrapper = learn([page(i, extra=promo) for i in range(5)], lambda n, t: menus(n, t) or t.startswith("Subscribe")).wrapper_
+    named = {"//div[@class='promo']", "//div[@id='promo-wrap']"}
+    assert len(named & set(wrapper.exclusions)) == 1
+
+
 def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
     # It rejects the story's paragraphs, where the keywords are, and keeps the caption: as on a product or reference site.
     rule = lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}  # noqa: E731
