@@ -41,7 +41,7 @@ MIN_PAGES = 2
 # ... unless it holds the sample pages' keywords MIN_DENSITY_RATIO times as densely as the rest
 # of the region (below) and is not mostly link text (patterns.text.MAX_LINK_SHARE): a
 # "related stories" list repeats the article's keywords in its headlines.  (`forest eval
-# --systems forest`, seeds 0 / 1 / 2, with link lists held to the density test: cleanportaleval
+# --systems forest` at c88529f, seeds 0 / 1 / 2, with link lists held to the density test: cleanportaleval
 # 0.9358 / 0.9340 / 0.9259, dragnet 0.9232 / 0.9274 / 0.9260, l3s_gn1 0.9501 / 0.9626 / 0.9710;
 # cut: 0.9358 / 0.9340 / 0.9264, 0.9233 / 0.9285 / 0.9252, 0.9513 / 0.9632 / 0.9710.)
 # Never more than this share of the sample regions' text is cut by consensus.
@@ -423,7 +423,7 @@ class _Judge:
 
         Cutting a wider region's "related" lists makes it agree with the classifier as well as the
         article's own container does, and the wider one then brings its author box and review
-        panels to every page (`forest eval --systems forest`, seeds 0-2: bigthink.com and cnet.com
+        panels to every page (`forest eval --systems forest` at c88529f, seeds 0-2: bigthink.com and cnet.com
         lost 0.05-0.07 when the judge cut link lists too; dragnet 0.9247 / 0.9277 / 0.9241 against
         0.9233 / 0.9285 / 0.9252 without).
         """
