@@ -37,6 +37,8 @@ class Wrapper:
         (forest.titles), stripped from the title extraction reads there.
     :param comments: XPath of the site's comment thread (forest.comments), cut from the
         article and read into ``Article.comments`` on request; '' when the sample had none.
+    :param span: the start tags that bound the part of a page's source extraction parses
+        (forest.extraction.span), the end one '' for the end of the page; ('', '') to parse pages whole.
     """
 
     site: str
@@ -52,6 +54,7 @@ class Wrapper:
     misses_at_learn: int = 0
     title_affixes: tuple[str, str] = ("", "")
     comments: str = ""
+    span: tuple[str, str] = ("", "")
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -74,6 +77,7 @@ class Wrapper:
             "misses_at_learn": self.misses_at_learn,
             "title_affixes": list(self.title_affixes),
             "comments": self.comments,
+            "span": list(self.span),
         }
 
     @classmethod
@@ -105,9 +109,10 @@ class Wrapper:
                 # Wrappers stored before these were fields kept them as strings in the variant.
                 feed_url=_optional_str(data.get("feed_url", variant.get("feed_url"))),
                 misses_at_learn=int(data.get("misses_at_learn", variant.get("misses_at_learn", 0))),
-                # Wrappers stored before titles and comments were learned have neither.
-                title_affixes=_affixes(data.get("title_affixes", ("", ""))),
+                # Wrappers stored before titles, comments and spans were learned have none.
+                title_affixes=_pair(data.get("title_affixes", ("", ""))),
                 comments=str(data.get("comments") or ""),
+                span=_pair(data.get("span", ("", ""))),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -123,7 +128,7 @@ def _optional_str(value: object) -> str | None:
     raise TypeError(f"expected a string or null, got {value!r}")
 
 
-def _affixes(value: object) -> tuple[str, str]:
+def _pair(value: object) -> tuple[str, str]:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) for v in value):
         return str(value[0]), str(value[1])
-    raise TypeError(f"expected [prefix, suffix], got {value!r}")
+    raise TypeError(f"expected a pair of strings, got {value!r}")

@@ -56,10 +56,11 @@ def check_wrapper_record(data: object) -> None:
     _text(data, "learned_at", required=False)
     if data.get("feed_url") is not None:
         _text(data, "feed_url", required=False)
-    if "title_affixes" in data:
-        _strings(data.get("title_affixes"), "title_affixes")
-        if len(data["title_affixes"]) != 2:
-            _bad("'title_affixes' must be [prefix, suffix]")
+    for name, form in (("title_affixes", "[prefix, suffix]"), ("span", "[start, end]")):
+        if name in data:
+            _strings(data.get(name), name)
+            if len(data[name]) != 2:
+                _bad(f"{name!r} must be {form}")
     if data.get("comments"):
         _xpath(data.get("comments"), "comments", probe, nodes=True)
     if "misses_at_learn" in data:

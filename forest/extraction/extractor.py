@@ -1,7 +1,8 @@
 """Extract an article from one page: execute a site's compiled Wrapper, or classify a page no wrapper fits.
 
-Extraction with a fitting wrapper is parse, the wrapper's XPaths, its exclusions, set
-lookups and text: everything clever was spent once, at learning.  The per-block
+Extraction with a fitting wrapper is parse (of the part of the page the site's articles sit
+in, where learning found one), the wrapper's XPaths, its exclusions, set lookups and text:
+everything clever was spent once, at learning.  The per-block
 classifier runs only where no pattern fits (drift, another template) and on pages of
 sites with no wrapper.
 """
@@ -19,14 +20,18 @@ from forest.article.render import with_structure
 from forest.classifier.model import BlockPrediction, TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
+from forest.errors import ParseError
+from forest.extraction import span
 from forest.fields import extract_fields, read_field
-from forest.html import page_title, parse_html
+from forest.html import decode, page_title, parse_html
 from forest.limits import classifiable
 from forest.model import Article
 from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
+from forest.xpaths import compiled
 from keywords.tfidf import tfidf_keywords
 from patterns.dom import index_page
+from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.text import Block, text_blocks
 
@@ -62,6 +67,10 @@ def extract(
     article then (``method="page"``), as it is when the classifier finds nothing or is
     off (``Settings(classifier=False)``).  A note says why the wrapper was not used.
 
+    A wrapper that learned its site's span (forest.extraction.span) first reads the page's
+    head and that part of its source alone, with the main pattern (:func:`extract_span`);
+    the whole page is parsed only when the span or the pattern does not fit there.
+
     With ``settings.html`` the article also carries its structure and clean HTML
     (``Article.document``, ``Article.html``); without it, ``Article.html`` is empty.
 
@@ -70,12 +79,60 @@ def extract(
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
-    with_html = settings.html
+    # A comment thread sits past the article, out of the span; a page over the size limit is refused as before.
+    if wrapper is not None and any(wrapper.span) and not settings.comments and len(data) <= settings.max_page_bytes:
+        # The part of the source the site's article sits in (forest.extraction.span); a page
+        # whose main pattern does not fit there is read whole, as every other page is.
+        text = decode(data, declared_charset, source=url) if isinstance(data, bytes) else data
+        article = extract_span(wrapper, text, url=url, settings=settings)
+        if article is not None:
+            return article
+        data, declared_charset = text, None
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+    title, found = _fields(root, data, wrapper)
+    # Read before the region's exclusions (the thread among them) are cut from the tree.
+    comments = _comments(root, wrapper, url) if settings.comments else None
+    notes: tuple[str, ...] = ()
+    if wrapper is not None:
+        article = _wrapped(root, wrapper, wrapper.patterns, title, found, comments, settings, url)
+        if article is not None:
+            return article
+        notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
+        if wrapper.exclusions or wrapper.comments:
+            # The patterns may have cut their exclusions and the thread out of the tree
+            # (forest.region.select): the fallbacks read the page as served.
+            root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+    article = _cold(root, wrapper, settings, classifier, settings.html, url)
+    return replace(article, url=url, site=wrapper.site if wrapper else None, title=title, author=found["author"],
+                   date=found["date"], notes=notes, comments=comments)
+
+
+def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, settings: Settings | None = None) -> Article | None:
+    """The article of ``text`` read from the part of its source the wrapper's span bounds (with
+    the page's head), by the main pattern; None when the span or the pattern does not fit the page."""
+    settings = settings or Settings()
+    cut = span.cut(text, wrapper.span)
+    if cut is None:
+        return None
+    part, used = cut
+    try:
+        root = parse_html(part, max_bytes=settings.max_page_bytes, source=url)
+    except ParseError:
+        return None
+    nodes = region.outermost(compiled(wrapper.main.xpath)(root))
+    # The headline outside the span would be searched for in the part parsed, and not found.
+    if not span.holds(root, nodes, used) or ("title" in wrapper.fields and not read_field(root, wrapper.fields, "title")):
+        return None
+    title, found = _fields(root, text, wrapper)
+    return _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url)
+
+
+def _fields(root: etree._Element, html: bytes | str, wrapper: Wrapper | None) -> tuple[str, dict[str, str | None]]:
+    """The page's title, and its author and date (forest.fields)."""
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
-    found = extract_fields(root, fields, html=data, statements=wrapper is None)
+    found = extract_fields(root, fields, html=html, statements=wrapper is None)
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = read_field(root, wrapper.fields, "title") if wrapper is not None else None
     if not title:
@@ -84,29 +141,26 @@ def extract(
         # wrapper, or one whose headline element is missing here (a site whose <title> is its headline has none).
         if wrapper is None or "title" in wrapper.fields:
             title = headline_of(root, title)
-    site = wrapper.site if wrapper else None
-    notes: tuple[str, ...] = ()
-    # Read before the region's exclusions (the thread among them) are cut from the tree.
-    comments = _comments(root, wrapper, url) if settings.comments else None
-    if wrapper is not None:
-        for rank, pattern in enumerate(wrapper.patterns):
-            nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=with_html)
-            n_words = region.words(blocks)
-            if nodes and region.plausible(n_words, pattern.terms):
-                confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
-                article = Article(url, site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence,
-                                  author=found["author"], date=found["date"], comments=comments)
-                if with_html:  # the structure costs a walk in Python: only for callers that print it
-                    article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
-                return article
-        notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
-        if wrapper.exclusions or wrapper.comments:
-            # The patterns may have cut their exclusions and the thread out of the tree
-            # (forest.region.select): the fallbacks read the page as served.
-            root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-    article = _cold(root, wrapper, settings, classifier, with_html, url)
-    return replace(article, url=url, site=site, title=title, author=found["author"], date=found["date"], notes=notes,
-                   comments=comments)
+    return title, found
+
+
+def _wrapped(
+    root: etree._Element, wrapper: Wrapper, patterns: Sequence[Pattern], title: str, found: dict[str, str | None],
+    comments: structure.Document | None, settings: Settings, url: str | None,
+) -> Article | None:
+    """The article of the first of ``patterns`` whose region is plausible (its size within the
+    pattern's learned statistics), or None."""
+    for rank, pattern in enumerate(patterns):
+        nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=settings.html)
+        n_words = region.words(blocks)
+        if nodes and region.plausible(n_words, pattern.terms):
+            confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
+            article = Article(url, wrapper.site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence,
+                              author=found["author"], date=found["date"], comments=comments)
+            if settings.html:  # the structure costs a walk in Python: only for callers that print it
+                article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
+            return article
+    return None
 
 
 def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) -> structure.Document:

@@ -18,6 +18,7 @@ from forest.errors import LearnError, ParseError
 from forest.html import meta_content, page_title, parse_html
 from forest.learning.comments import inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
+from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import (
     PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
@@ -195,6 +196,9 @@ class Inducer:
             title_affixes=affixes,
             comments=comments,
         )
+        if settings.ranking == "forest":
+            # Where the site's articles sit in its pages' source: extraction parses that part alone.
+            self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [s.page.html for s in samples], settings))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
 

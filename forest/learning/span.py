@@ -1,0 +1,128 @@
+"""Learn the part of a site's page source that holds its articles (forest.extraction.span).
+
+The markers are start tags the site's template writes alike on every sample page, once.
+A span is kept only where extracting from it alone gives every sample page the same
+article, title, author and date as extracting from the whole page: parsing less is an
+optimization, never a change of output on the pages learning saw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from forest.config import Settings
+from forest.extraction import extract, extract_span
+from forest.extraction.span import BODY_TAG
+from forest.html import parse_html
+from forest.model import Article
+from forest.region import outermost
+from forest.wrapper import Wrapper
+from forest.xpaths import compiled
+
+__all__ = ["learn_span"]
+
+# A start tag up to the value of its first id or class attribute: what a template writes the
+# same on every page, where later attributes often carry the page's own values.
+_MARKER = re.compile(
+    r"""<(?P<tag>[a-zA-Z][\w:-]*)\s[^<>]*?(?<![\w-])(?P<attribute>id|class)\s*=\s*(?P<value>"[^"<>]*"|'[^'<>]*')""",
+    re.IGNORECASE,
+)
+NO_SPAN = ("", "")
+
+
+def learn_span(wrapper: Wrapper, texts: Sequence[str], settings: Settings | None = None) -> tuple[str, str]:
+    """The tightest span found whose article is the whole page's on every sample page the main pattern fits.
+
+    The start marker is the deepest element around the article that every page writes alike
+    and once ('' for the page's ``<body>`` when none is); the end marker the first after it that
+    keeps every page's article (a binary search over the markers in page order, each step checked
+    on every page), '' for the end of the page.  ('', '') when fewer than two pages fit or no span keeps them all.
+    """
+    settings = replace(settings or Settings(), html=False, comments=False)
+    whole = replace(wrapper, span=NO_SPAN)
+    pages: list[tuple[str, tuple[object, ...]]] = []
+    around: list[set[tuple[str, str, str]]] = []
+    one_node = True
+    for text in texts:
+        article = extract(whole, text, settings=settings)
+        if article.method == "wrapper" and article.pattern == wrapper.main.xpath:
+            pages.append((text, _output(article)))
+            names, nodes = _around(text, wrapper.main.xpath, settings)
+            around.append(names)
+            one_node = one_node and nodes == 1
+    if len(pages) < 2:
+        return NO_SPAN
+    markers = _common_markers([text for text, _ in pages])
+
+    def keeps(span: tuple[str, str]) -> bool:
+        candidate = replace(wrapper, span=span)
+        for k, (text, expected) in enumerate(pages):
+            article = extract_span(candidate, text, settings=settings)
+            if article is None or _output(article) != expected:
+                pages.insert(0, pages.pop(k))  # the page a span fails on is the likeliest to fail the next one
+                return False
+        return True
+
+    starts = [i for i, marker in enumerate(markers) if all(_named(marker) in names for names in around)]
+    start = next((i for i in reversed(starts) if keeps((markers[i], ""))), None)
+    # No element around the article is written alike and once on every page: the span starts at <body>.
+    head = markers[start] if start is not None else ""
+    # Only a one-node region is cut at its end (forest.extraction.span.holds).
+    end = _first(start + 1 if start is not None else 0, len(markers), lambda j: keeps((head, markers[j]))) if one_node else None
+    return head, markers[end] if end is not None else ""
+
+
+def _around(text: str, xpath: str, settings: Settings) -> tuple[set[tuple[str, str, str]], int]:
+    """(tag, attribute, value) of the id and class attributes of the elements around the region's
+    first node, itself included; and the region's number of nodes."""
+    root = parse_html(text, max_bytes=settings.max_page_bytes)
+    nodes = outermost(compiled(xpath)(root))
+    names: set[tuple[str, str, str]] = set()
+    for element in [nodes[0], *nodes[0].iterancestors()] if nodes else []:
+        for attribute in ("id", "class"):
+            value = element.get(attribute)
+            if value is not None and isinstance(element.tag, str):
+                names.add((element.tag.lower(), attribute, value))
+    return names, len(nodes)
+
+
+def _named(marker: str) -> tuple[str, str, str]:
+    match = _MARKER.fullmatch(marker)
+    assert match is not None  # markers are _MARKER's matches
+    return match.group("tag").lower(), match.group("attribute").lower(), match.group("value")[1:-1]
+
+
+def _output(article: Article) -> tuple[object, ...]:
+    return article.text, article.title, article.author, article.date, article.confidence
+
+
+def _common_markers(texts: Sequence[str]) -> list[str]:
+    """Markers found exactly once in the body of every text, in their mean order on the pages."""
+    common: set[str] | None = None
+    where: dict[str, float] = {}
+    for text in texts:
+        body = BODY_TAG.search(text)
+        start = body.end() if body else len(text)
+        found = [(m.group(), m.start()) for m in _MARKER.finditer(text, start)]
+        counts = Counter(marker for marker, _ in found)
+        once = {marker for marker, n in counts.items() if n == 1}
+        common = once if common is None else common & once
+        for marker, at in found:
+            if marker in once:
+                where[marker] = where.get(marker, 0.0) + at / len(text)
+    return sorted(common or (), key=lambda marker: (where[marker], marker))
+
+
+def _first(lo: int, n: int, works: Callable[[int], bool]) -> int | None:
+    """The first j in [lo, n) where ``works`` (it fails up to some point, then works), or None."""
+    hi, found = n - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if works(mid):
+            found, hi = mid, mid - 1
+        else:
+            lo = mid + 1
+    return found

@@ -1,0 +1,111 @@
+"""The part of a page's source a wrapper parses: learned on the sample, never a change of the article."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from lxml import etree
+
+from forest.errors import StoreError
+from forest.extraction import extract, extract_span
+from forest.extraction.span import cut, holds
+from forest.html import parse_html
+from forest.wrapper import Wrapper
+from span_site import STORY, learned, story
+from test_induce import ARTICLES, FOOTER, NAV
+
+WHOLE = ("", "")
+
+
+def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
+    return (a.text, a.title, a.author, a.date, a.method) == (b.text, b.title, b.author, b.date, b.method)
+
+
+def test_cut_keeps_the_head_and_the_source_between_the_markers() -> None:
+    page = "<html><head><title>t</title></head><body><nav>menu</nav><div id='a'>text</div><div id='z'>foot</div></body></html>"
+    part, used = cut(page, ("<div id='a'", "<div id='z'"))  # type: ignore[misc]
+    assert part == "<html><head><title>t</title></head><div id='a'>text</div>"
+    assert used == ("<div id='a'", "<div id='z'")
+
+
+@pytest.mark.parametrize(
+    "body, used",
+    [
+        ("<p>menu</p><div id='a'>x</div><div id='z'>y</div>", ("<div id='a'", "<div id='z'")),
+        ("<p>menu</p><div id='a'>x</div>", ("<div id='a'", "")),  # no end marker: to the end of the page
+        ("<div id='z'>y</div><div id='a'>x</div>", ("<div id='a'", "")),  # the end marker before the start
+        ("<div id='a'>x</div><div id='a'>y</div><div id='z'>z</div>", ("", "<div id='z'")),  # twice: from <body>
+        ("<p>no markers</p>", None),
+    ],
+)
+def test_cut_uses_a_marker_only_where_the_page_holds_it_once(body: str, used: tuple[str, str] | None) -> None:
+    found = cut(f"<html><head></head><body>{body}</body></html>", ("<div id='a'", "<div id='z'"))
+    assert (found[1] if found else None) == used
+
+
+def test_a_page_without_a_body_tag_is_not_cut() -> None:
+    assert cut("<div id='a'>x</div><div id='z'>y</div>", ("<div id='a'", "<div id='z'")) is None
+
+
+def test_learning_bounds_the_article_by_tags_the_template_writes_once() -> None:
+    wrapper = learned()
+    assert wrapper.span == (STORY[:-1], '<div id="footer"')
+    part, _ = cut(story(5), wrapper.span)  # type: ignore[misc]
+    assert NAV not in part and FOOTER not in part and ARTICLES[5][0] + " | Courier" in part  # the head is kept
+    assert all(sentence in part for sentence in ARTICLES[5][1])
+
+
+@pytest.mark.parametrize("i", [5, 6])
+def test_a_page_is_read_from_its_span_with_the_whole_pages_article(i: int) -> None:
+    wrapper = learned()
+    from_span = extract_span(wrapper, story(i))
+    assert from_span is not None and from_span.method == "wrapper"
+    assert _same(from_span, extract(wrapper, story(i)))
+    assert _same(from_span, extract(replace(wrapper, span=WHOLE), story(i)))
+
+
+def test_a_page_whose_end_marker_sits_inside_its_article_is_read_whole() -> None:
+    wrapper = learned()
+    page = story(5, footer_at=1)  # the footer's tag, the span's end, now splits the story
+    assert cut(page, wrapper.span) is not None
+    assert extract_span(wrapper, page) is None
+    article = extract(wrapper, page)
+    assert article.method == "wrapper" and all(sentence in article.text for sentence in ARTICLES[5][1])
+    assert _same(article, extract(replace(wrapper, span=WHOLE), page))
+
+
+def test_a_region_of_several_nodes_is_not_cut_at_its_end() -> None:
+    # A paragraph after the cut would be missed without a trace: only a one-node region is closed visibly.
+    root = parse_html("<html><body><div id='a'><p>one</p><p>two</p></div><div>after</div></body></html>")
+    paragraphs = root.findall(".//p")
+    assert holds(root, paragraphs[:1], ("<div id='a'", "<div id='z'"))
+    assert not holds(root, paragraphs, ("<div id='a'", "<div id='z'"))
+    assert holds(root, paragraphs, ("<div id='a'", ""))
+
+
+def test_a_region_outside_the_start_markers_element_does_not_hold() -> None:
+    root = parse_html("<html><body><div id='a'><p>one</p></div><p>two</p></body></html>")
+    assert not holds(root, root.findall(".//p"), ("<div id='a'", ""))
+
+
+def test_the_span_is_stored_with_the_wrapper() -> None:
+    wrapper = learned()
+    stored = Wrapper.from_dict(json.loads(json.dumps(wrapper.to_dict())))
+    assert stored.span == wrapper.span
+    older = {k: v for k, v in wrapper.to_dict().items() if k != "span"}  # stored before spans were learned
+    assert Wrapper.from_dict(older).span == WHOLE
+    with pytest.raises(StoreError, match="span"):
+        Wrapper.from_dict(wrapper.to_dict() | {"span": ["<div", "<p", "<a"]})
+
+
+def test_a_page_of_another_template_falls_back_past_the_span() -> None:
+    wrapper = learned()
+    page = f"<html><head><title>x</title></head><body>{NAV}<table><tr><td>{' '.join(ARTICLES[6][1])}</td></tr></table></body></html>"
+    assert extract_span(wrapper, page) is None
+    assert extract(wrapper, page).method != "wrapper"
+
+
+def test_holds_needs_a_body_with_elements() -> None:
+    assert not holds(etree.fromstring("<html><body/></html>"), [], ("<div", ""))
