@@ -85,6 +85,10 @@ class Settings:
         (``Article.document``, ``Article.html``), for callers that print markdown or HTML: a
         walk of the region in Python, about as long as the rest of the extraction.  Off, an
         article is its text and fields.
+    :param span: learning also finds the part of the site's pages' source extraction needs to
+        parse (forest.learning.span): some 20 ms more to learn a site from 5 pages, some
+        0.5 ms less to extract each of its pages.  A batch that learns a site to extract only
+        a few of its pages turns it off (forest.batch.pages.SPAN_MIN_PAGES).
     """
 
     max_page_bytes: int = 10_000_000
@@ -99,6 +103,7 @@ class Settings:
     relearn_after_misses: int = 5
     comments: bool = False
     html: bool = False
+    span: bool = True
     fetch: FetchSettings = field(default_factory=FetchSettings)
 
     def __post_init__(self) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from forest.batch.item import Item
-from forest.batch.pages import Result, extract_bytes, failure, learn_site
+from forest.batch.pages import SPAN_MIN_PAGES, Result, extract_bytes, failure, learn_site
 from forest.batch.warc import warc_items
 from forest.config import Settings
 from forest.errors import ForestError
@@ -55,12 +55,13 @@ def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings:
     """The records of a partition's pages, sorted by key: each site with more than ``learn`` pages is learned from its first ``learn``."""
     for site, group in itertools.groupby(pages, key=lambda pair: pair[0][0]):
         items = (item for _, item in group)
-        head = list(itertools.islice(items, (learn or 0) + 1))
+        # Read ahead far enough to know whether the site has pages enough to learn, and to learn its span.
+        head = list(itertools.islice(items, max((learn or 0) + 1, SPAN_MIN_PAGES)))
         wrapper: Wrapper | None = None
         if learn and site and len(head) > learn:
             samples = [(item.data, item.url, item.charset) for item in head[:learn] if item.data is not None]
             try:
-                wrapper = learn_site(site, samples, settings, None)
+                wrapper = learn_site(site, samples, settings, None, pages=len(head))
             except ForestError:
                 wrapper = None
         for item in itertools.chain(head, items):

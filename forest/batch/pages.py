@@ -20,7 +20,13 @@ from forest.site import site_or_none
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-__all__ = ["Result", "extract_bytes", "failure", "learn_site", "one_line", "sample_site"]
+__all__ = ["SPAN_MIN_PAGES", "Result", "extract_bytes", "failure", "learn_site", "one_line", "sample_site"]
+
+# A batch learns a site's span (Settings.span) only when it holds this many of the site's pages:
+# a span costs some 20 ms to learn from 5 pages and saves some 0.5 ms a page (`forest bench`).
+# `python -m eval.batchbench` (dragnet: 68 sites learned from 5 pages, most extracting a few
+# pages): spans for every site took it from 53.4 to 51.0 pages/s with one process, 100.9 to 92.2 with two.
+SPAN_MIN_PAGES = 50
 
 
 def one_line(text: str) -> str:
@@ -74,21 +80,26 @@ def sample_site(data: bytes, url: str | None, site: str | None, settings: Settin
 
 
 def learn_site(
-    site: str, samples: Sequence[tuple[bytes, str | None, str | None]], settings: Settings, store: WrapperStore | None
+    site: str, samples: Sequence[tuple[bytes, str | None, str | None]], settings: Settings, store: WrapperStore | None,
+    *, pages: int | None = None,
 ) -> Wrapper:
     """Learn ``site`` from its sample pages, ``(bytes, url, charset)`` each, and store it if ``store`` is given.
 
     Pages that cannot be decoded are left out.
 
+    :param pages: how many pages of the site the batch holds (None: not known): with fewer
+        than SPAN_MIN_PAGES, the wrapper learns no span.
     :raises LearnError: if no wrapper can be learned from them.
     """
-    pages = []
+    if pages is not None and pages < SPAN_MIN_PAGES:
+        settings = replace(settings, span=False)
+    decoded = []
     for data, url, charset in samples:
         try:
-            pages.append(Page(decode(data, charset), url=url, site=site))
+            decoded.append(Page(decode(data, charset), url=url, site=site))
         except ParseError:
             continue
-    wrapper, _ = learn_pages(pages, site=site, settings=settings, store=store)
+    wrapper, _ = learn_pages(decoded, site=site, settings=settings, store=store)
     return wrapper
 
 

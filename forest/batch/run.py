@@ -186,10 +186,10 @@ class _Worker:
         return extract_bytes(data, source=item.source, url=url, charset=item.charset, site=site,
                              wrapper_of=self.wrapper_of, settings=settings)
 
-    def learn(self, site: str, samples: list[tuple[bytes, str | None, str | None]]) -> str | None:
-        """Learn and store ``site``; None, or why it could not be learned."""
+    def learn(self, site: str, samples: list[tuple[bytes, str | None, str | None]], pages: int) -> str | None:
+        """Learn and store ``site``, which has ``pages`` pages in the batch; None, or why it could not be learned."""
         try:
-            learn_site(site, samples, self.options.settings, self.writable())
+            learn_site(site, samples, self.options.settings, self.writable(), pages=pages)
         except ForestError as exc:
             return " ".join(str(exc).split())
         return None
@@ -206,7 +206,7 @@ def _extract_chunk(options: Options, items: list[Item]) -> list[Result]:
     return [worker.process(item) for item in items]
 
 
-def _learn_task(options: Options, task: tuple[str, list[tuple[bytes, str | None, str | None]]]) -> str | None:
+def _learn_task(options: Options, task: tuple[str, list[tuple[bytes, str | None, str | None]], int]) -> str | None:
     return _pool_worker(options).learn(*task)
 
 
@@ -319,7 +319,7 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
         with WrapperStore(options.db, readonly=True) as store:
             stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
         tasks = (
-            (site, [(entry.read(), url, entry.charset) for entry, url in kept])
+            (site, [(entry.read(), url, entry.charset) for entry, url in kept], counts[site])
             for site, kept in samples.items() if counts[site] > k and site not in stored
         )
         for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks):

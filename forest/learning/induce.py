@@ -196,7 +196,7 @@ class Inducer:
             title_affixes=affixes,
             comments=comments,
         )
-        if settings.ranking == "forest":
+        if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.
             self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [s.page.html for s in samples], settings))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)

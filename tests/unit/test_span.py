@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 from lxml import etree
 
+from forest.batch.pages import SPAN_MIN_PAGES, learn_site
+from forest.config import Settings
 from forest.errors import StoreError
 from forest.extraction import extract, extract_span
 from forest.extraction.span import cut, holds
@@ -109,3 +111,11 @@ def test_a_page_of_another_template_falls_back_past_the_span() -> None:
 
 def test_holds_needs_a_body_with_elements() -> None:
     assert not holds(etree.fromstring("<html><body/></html>"), [], ("<div", ""))
+
+
+def test_a_batch_learns_the_span_only_of_a_site_with_pages_enough_to_repay_it() -> None:
+    samples = [(story(i).encode(), f"http://courier.test/{i}", "utf-8") for i in range(5)]
+    alone = Settings(classifier=False)
+    assert learn_site("courier.test", samples, alone, None, pages=SPAN_MIN_PAGES - 1).span == WHOLE
+    assert learn_site("courier.test", samples, alone, None, pages=SPAN_MIN_PAGES).span == learned().span
+    assert learn_site("courier.test", samples, alone, None).span == learned().span  # not a batch: always
