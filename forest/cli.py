@@ -301,6 +301,9 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
     click.echo(f"  alternates:      {', '.join(alternates) if alternates else '(none)'}")
     click.echo(f"  exclusions:      {len(wrapper.exclusions)}")
     click.echo(f"  template blocks: {len(wrapper.template_blocks)}")
+    start, end = wrapper.span
+    parsed = f"{start or '<body>'}... up to {end or 'the end of the page'}" if start or end else "(the whole page)"
+    click.echo(f"  parses:          {parsed}")
     if wrapper.fields:
         click.echo(f"  fields:          {', '.join(f'{k} {v}' for k, v in wrapper.fields.items())}")
     click.echo(f"  pages used:      {len(report.used)}")

@@ -41,7 +41,7 @@ def test_learn_prints_what_it_learned(runner: CliRunner, db: Path, example_pages
     result = invoke(runner, "learn", "--db", db, *example_pages)
     assert result.exit_code == 0
     assert f"learned example.test (version 1) from {len(example_pages)} of {len(example_pages)} pages" in result.stdout
-    for label in ("main pattern:", "alternates:", "exclusions:", "template blocks:", "pages used:", "pages skipped:"):
+    for label in ("main pattern:", "alternates:", "exclusions:", "template blocks:", "parses:", "pages used:", "pages skipped:"):
         assert label in result.stdout
 
 

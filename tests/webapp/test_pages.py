@@ -44,7 +44,7 @@ def test_site_page_shows_the_wrapper(learned: TestClient) -> None:
     main = learned.get("/api/sites").json()
     assert main  # the stored site, whose main pattern the page shows
     assert "//div[@class=&#39;story-body&#39;]" in page
-    for heading in ("Patterns", "Exclusions", "Template blocks", "Fields", "Notes", "Versions", "Sample pages"):
+    for heading in ("Patterns", "Exclusions", "Template blocks", "Fields", "Part of each page parsed", "Notes", "Versions", "Sample pages"):
         assert f"<h2>{heading}</h2>" in page
     assert page.count("show the wrapper on it") == 6  # every sample page was kept as a revision
     preview = re.search(r'href="(/sites/example.test/pages/\d+)"', page)
