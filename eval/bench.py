@@ -17,7 +17,7 @@ from eval.systems import System
 from forest.config import Settings
 from forest.html import without_xml_declaration
 from forest.errors import ForestError, LearnError
-from forest.extraction import extract
+from forest.extraction import extract, extract_span
 from forest.learning.induce import Inducer
 from forest.wrapper import Wrapper
 
@@ -36,6 +36,7 @@ class PageTiming:
     method: str
     extract_ms: float  # as shipped, text only: the classifier runs only on pages no pattern fits
     parse_ms: float
+    spanned: bool = False  # read from the part of its source the wrapper's span bounds (forest.extraction.span)
     peer_ms: Mapping[str, float | None] = field(default_factory=dict)  # peer -> ms (None: it failed on the page)
 
 
@@ -133,6 +134,7 @@ def _time_page(sample: Sample, wrapper: Wrapper | None, settings: Settings, repe
         method = extract(wrapper, html, url=url, settings=settings).method
     except ForestError:
         return None
+    spanned = wrapper is not None and extract_span(wrapper, html, url=url, settings=settings) is not None
     extract_ms = best_ms(lambda: extract(wrapper, html, url=url, settings=settings), repeat)
     text = without_xml_declaration(html)
     parse_ms = best_ms(lambda: _parse(text), repeat)
@@ -143,7 +145,7 @@ def _time_page(sample: Sample, wrapper: Wrapper | None, settings: Settings, repe
             peer_ms[peer.name] = best_ms(lambda: peer.extract(page), repeat)  # noqa: B023 (called at once)
         except Exception:  # a peer that fails on this page has no time for it
             peer_ms[peer.name] = None
-    return PageTiming(sample.site, sample.id, method, extract_ms, parse_ms, peer_ms)
+    return PageTiming(sample.site, sample.id, method, extract_ms, parse_ms, spanned, peer_ms)
 
 
 def _time_learning(site: str, train: Sequence[Sample], settings: Settings, repeat: int) -> LearnTiming:
@@ -201,6 +203,7 @@ def summary(bench: Bench) -> dict[str, Any]:
         "methods": methods,
         "all_pages": _ratios(bench.pages),
         "wrapper_pages": _ratios([p for p in bench.pages if p.method == "wrapper"]),
+        "spanned_pages": sum(p.spanned for p in bench.pages),
         "peers": peers,
         "learn_sites": len(bench.learns),
         "learn_failures": len(bench.learns) - len(learned),
@@ -226,7 +229,7 @@ def text(bench: Bench) -> str:
     s = summary(bench)
     lines = [f"== {bench.dataset}: forest as shipped with a stored wrapper (text only), k={bench.k}, best of {bench.repeat} after a warm-up"]
     methods = ", ".join(f"{kind} {count}" for kind, count in sorted(s["methods"].items())) or "no pages"
-    lines.append(f"pages by method: {methods}")
+    lines.append(f"pages by method: {methods}; {s['spanned_pages']} read from the part of their source the wrapper's span bounds")
     for label, key in (("all pages", "all_pages"), ("wrapper pages", "wrapper_pages")):
         r = s[key]
         lines.append(
