@@ -16,7 +16,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.html import meta_content, page_title, parse_html
-from forest.learning.comments import inside_regions, learn_comments
+from forest.learning.comments import COMMENT_SECTIONS, comments_named_so, inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
@@ -169,6 +169,9 @@ class Inducer:
                                      [labels[k] for k in explained] if labels else None)
             comments = threads[0] if threads else ""
             exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))
+            # Comment sections by the web's convention, unless the site names parts of its articles so.
+            if sample_regions and comments_named_so(sample_regions, exclusions, template | _template_blocks(region_blocks)):
+                exclusions.append(COMMENT_SECTIONS)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:

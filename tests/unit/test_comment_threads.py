@@ -10,11 +10,13 @@ from lxml import html as lxml_html
 from forest import region
 from forest.config import Settings
 from forest.extraction import extract
-from forest.learning.comments import learn_comments
+from forest.learning.comments import COMMENT_SECTIONS, comments_named_so, learn_comments
 from forest.learning.induce import Inducer
 from forest.model import Page
 from forest.wrapper import Wrapper
 from patterns.model import Pattern
+from span_site import learned, page
+from test_induce import ARTICLES
 
 SITE = "blog.test"
 WORDS = "harbour trawler quay fishermen tide crane cargo pier orchard apple blossom frost growers cider pruning harvest".split()
@@ -132,3 +134,25 @@ def test_comments_a_broad_pattern_selects_beside_the_article_are_learned_and_lef
     nodes, blocks = region.select(lxml_html.document_fromstring(html), wrapper, xpath)
     assert [node.get("class") for node in nodes] == ["entry"]
     assert "Story 9" in region.to_text(blocks) and not any(s in region.to_text(blocks) for s in said)
+
+
+def test_a_comment_section_no_sample_page_showed_is_left_out_by_its_name() -> None:
+    wrapper = learned()  # its sample pages have no comments
+    assert COMMENT_SECTIONS in wrapper.exclusions
+    title, paragraphs = ARTICLES[5]
+    thread = '<div class="comment-list"><div class="comment">Great piece, thanks for writing it up so clearly.</div></div>'
+    article = extract(wrapper, page(title, [*paragraphs, thread]), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and paragraphs[-1] in article.text and "Great piece" not in article.text
+
+
+def test_a_site_that_names_its_articles_parts_comment_keeps_them() -> None:
+    def region(body: str) -> list[lxml_html.HtmlElement]:
+        return [lxml_html.fromstring(f"<div class='post'>{body}</div>")]
+
+    prose = "<p>The harbour reopened on Monday after a week of storms and repairs to the quay.</p>"
+    assert comments_named_so([region(prose), region(prose + "<aside>More news</aside>")], [], frozenset())
+    named = region(f"<div class='commentary-text'>{prose}</div>")
+    assert not comments_named_so([region(prose), named], [], frozenset())
+    # What another exclusion cuts already is no evidence either way.
+    cut = region(prose + "<div class='sidebar'><p class='comment-count'>3 comments</p></div>")
+    assert comments_named_so([cut], ["//div[@class='sidebar']"], frozenset())
