@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from forest.article.render import render
 from forest.config import Settings
 from forest.extraction import extract
 from forest.html import parse_html
@@ -139,3 +140,21 @@ def test_a_match_far_larger_than_the_learned_regions_is_drift(wrapper) -> None: 
     main = wrapper.patterns[0]
     longer = replace(wrapper, patterns=(replace(main, terms=200),))  # had the samples been longer
     assert extract(longer, padded, settings=WRAPPER_ALONE).method == "wrapper"
+
+
+def test_an_articles_text_starts_with_its_headline_where_the_region_leaves_it_out(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # The courier's pattern is its story's paragraphs: the <h1> above them is not in the region.
+    title, paragraphs = ARTICLES[5]
+    article = extract(wrapper, story_page(5), settings=WRAPPER_ALONE)
+    assert article.method == "wrapper" and article.title == title
+    assert article.text.split("\n")[0] == title and article.text.count(title) == 1
+    with_html = extract(wrapper, story_page(5), settings=replace(WRAPPER_ALONE, html=True))
+    assert with_html.text == article.text and with_html.html.startswith(f"<h1>{title}</h1>")
+    assert render(with_html, "text").count(title) == 1  # printed once, as the title
+
+
+def test_a_region_that_starts_with_the_headline_does_not_repeat_it(wrapper) -> None:  # type: ignore[no-untyped-def]
+    title, paragraphs = ARTICLES[5]
+    page = story_page(5).replace(f"<p>{paragraphs[0]}</p>", f"<p>{title}</p><p>{paragraphs[0]}</p>", 1)
+    article = extract(wrapper, page, settings=WRAPPER_ALONE)
+    assert article.method == "wrapper" and article.text.count(title) == 1
