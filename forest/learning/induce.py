@@ -171,7 +171,7 @@ class Inducer:
             exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))
             # Comment sections by the web's convention, unless the site names parts of its articles so.
             if sample_regions and comments_named_so(sample_regions, exclusions, template | _template_blocks(region_blocks)):
-                exclusions.append(COMMENT_SECTIONS)
+                exclusions.extend(xpath for xpath in COMMENT_SECTIONS if xpath not in exclusions)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
