@@ -54,7 +54,7 @@ def holds(root: etree._Element, region: Sequence[etree._Element], span: tuple[st
 
     Every node of it must lie inside the element the start marker opens.  With an end marker,
     the region must be one node, closed before the cut: the last element parsed is outside it.
-    A region of several nodes is not cut at its end: a node after the cut would not be missed.
+    A region of several nodes is not cut at its end: a node past the cut would be lost unseen.
     A page whose markers sit elsewhere than on the sample pages (inside the article) fails here
     and is read whole.
     """
