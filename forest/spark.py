@@ -56,7 +56,7 @@ def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings:
     for site, group in itertools.groupby(pages, key=lambda pair: pair[0][0]):
         items = (item for _, item in group)
         # Read ahead far enough to know whether the site has pages enough to learn, and to learn its span.
-        head = list(itertools.islice(items, max((learn or 0) + 1, SPAN_MIN_PAGES)))
+        head = list(itertools.islice(items, max(learn + 1, SPAN_MIN_PAGES) if learn else 1))
         wrapper: Wrapper | None = None
         if learn and site and len(head) > learn:
             samples = [(item.data, item.url, item.charset) for item in head[:learn] if item.data is not None]
