@@ -63,6 +63,12 @@ MIN_DISPUTED_SHARE = 0.3
 # gallery captions and modules kept; at 1.25, 0.923 / 0.927 / 0.926.  wceb2026 0.604 / 0.558 /
 # 0.559 at 1.0, 0.577 / 0.556 / 0.539 at 1.25: ebay.com's item description is cut.)
 MIN_DENSITY_RATIO = 1.25
+# The classifier is not trusted either when it labels boilerplate at least this share of the
+# regions' terms, whatever their keywords: it then keeps almost nothing of what J x U found on
+# every sample page, and has no say on what inside it to cut.  (`forest eval --systems forest`,
+# seeds 0 / 1 / 2: wceb2026 0.572 / 0.554 / 0.536 without, 0.604 / 0.570 / 0.567 at 0.9, ebay.com's
+# and newegg.com's item pages, every other dataset unchanged; 0.85 made the same decisions, 0.95 missed both at seed 2.)
+MAX_REJECTED_SHARE = 0.9
 # Another candidate region replaces the one J x U chose when its F1 against the text the
 # classifier labels content, summed over the pages the pattern explains, is higher by this.
 MIN_AGREEMENT_GAIN = 0.02
@@ -280,7 +286,9 @@ def classifier_agrees(
     The classifier was trained on news and blog pages.  On product, documentation and
     Q&A sites it takes specifications, code and answers for boilerplate, and those are
     where the sample pages' keywords are densest: it then contradicts FOREST's evidence
-    for where the article is, and the wrapper is learned from J x U alone.
+    for where the article is, and the wrapper is learned from J x U alone.  So it is when
+    it rejects nearly all of the regions (MAX_REJECTED_SHARE), keeping an item's name or
+    price: its labels then say nothing about which part of them to cut.
 
     :param ignore: XPaths (one step) of parts whose text does not count either way: the
         site's comment containers (forest.learning.comments).
@@ -306,6 +314,11 @@ def classifier_agrees(
                 dropped_x += page.own_x[i]
     total = kept_terms + dropped_terms
     share = dropped_terms / total if total else 0.0
+    if share >= MAX_REJECTED_SHARE:
+        return False, (
+            f"the classifier's labels were not used: on the sample pages it labels boilerplate {share:.0%} "
+            "of the regions' terms (pages unlike its training pages)"
+        )
     if not dropped_terms or not dropped_x:
         return True, ""
     ratio = (dropped_x / dropped_terms) / (kept_x / kept_terms) if kept_x else float("inf")

@@ -159,6 +159,16 @@ def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
     assert "//div[@class='caption']" not in wrapper.exclusions
 
 
+def test_a_classifier_that_keeps_almost_nothing_of_the_region_is_not_used() -> None:
+    # It keeps the headline alone, as on an item page unlike its training pages: the headline holds
+    # the keywords as densely as the rest, so only the share it rejects shows it is lost here.
+    wrapper = learn([page(i) for i in range(5)], lambda n, t: t != STORIES[n][0]).wrapper_
+    assert any("unlike its training pages" in note for note in wrapper.notes)
+    assert "//div[@class='caption']" not in wrapper.exclusions
+    article = extract(wrapper, page(5), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and STORIES[5][1] in article.text
+
+
 def test_without_pages_there_is_nothing_to_cut() -> None:
     assert consensus_exclusions([], [], SampleParts.of([], [])) == []
 
