@@ -24,6 +24,10 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""", re.IGNORECASE)
+# A page showing fewer words than this, scripts aside, shows nothing of an article (script_shell).
+SHELL_WORDS = 50
+_NOSCRIPT = re.compile(r"<noscript[\s>]", re.IGNORECASE)
+_NOSCRIPT_BYTES = re.compile(rb"<noscript[\s>]", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _UNCLOSED_TITLE = re.compile(r"<title[^>]*>(?![^<]*</title)", re.IGNORECASE)
 _TITLE_TAG = re.compile(r"</?title[^>]*>", re.IGNORECASE)
@@ -77,6 +81,7 @@ def parse_html(
     declared_charset: str | None = None,
     max_bytes: int = 10_000_000,
     source: str | None = None,
+    noscript: bool = False,
 ) -> lxml_html.HtmlElement:
     """Parse a page into an lxml tree with comments and invisible elements removed.
 
@@ -84,6 +89,8 @@ def parse_html(
     :param declared_charset: the charset from the HTTP ``Content-Type`` header, if any.
     :param max_bytes: larger pages are refused rather than parsed.
     :param source: a file name or URL, used in error messages.
+    :param noscript: keep what ``<noscript>`` elements hold, as a browser without scripts
+        shows it (see :func:`script_shell`); by default they go with the other invisible elements.
     :raises ParseError: empty, binary, too large or body-less input.
     """
     size = len(data)
@@ -106,8 +113,23 @@ def parse_html(
         root = _parse(_TITLE_TAG.sub("", text), source)
     if root.find("body") is None:
         raise ParseError("page has no <body>", source=source)
+    if noscript:
+        etree.strip_tags(root, "noscript")
     etree.strip_elements(root, *INVISIBLE_TAGS, with_tail=False)
     return root
+
+
+def script_shell(root: lxml_html.HtmlElement, data: bytes | str) -> bool:
+    """Whether the page ``root`` was parsed from (``data``) is a shell its scripts fill: a
+    Discourse forum, a single-page app.  Its body, ``<noscript>`` aside, shows fewer than
+    SHELL_WORDS words, and it has ``<noscript>`` elements, where such pages serve their content
+    to clients without scripts.  forest runs no script: it reads those pages as a browser
+    without scripts shows them (``parse_html(..., noscript=True)``).
+    """
+    body = root.find("body")
+    if body is not None and len(" ".join(body.itertext()).split(None, SHELL_WORDS)) >= SHELL_WORDS:
+        return False
+    return (_NOSCRIPT_BYTES.search(data) if isinstance(data, bytes) else _NOSCRIPT.search(data)) is not None
 
 
 def without_xml_declaration(text: str) -> str:

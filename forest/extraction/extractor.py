@@ -23,7 +23,7 @@ from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
 from forest.fields import extract_fields, read_field
-from forest.html import decode, page_title, parse_html
+from forest.html import decode, page_title, parse_html, script_shell
 from forest.limits import classifiable
 from forest.model import Article
 from forest.titles import headline_of, strip_affixes
@@ -71,6 +71,9 @@ def extract(
     head and that part of its source alone, with the main pattern (:func:`extract_span`);
     the whole page is parsed only when the span or the pattern does not fit there.
 
+    forest runs no script: a page its scripts fill (:func:`forest.html.script_shell`) whose
+    article comes out with next to no words is read again as a browser without scripts shows it.
+
     With ``settings.html`` the article also carries its structure and clean HTML
     (``Article.document``, ``Article.html``); without it, ``Article.html`` is empty.
 
@@ -89,6 +92,21 @@ def extract(
             return article
         data, declared_charset = text, None
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+    article = _extract_tree(root, wrapper, data, declared_charset, url, settings, classifier)
+    if len(article.text.split(None, MIN_CLASSIFIED_WORDS)) < MIN_CLASSIFIED_WORDS and script_shell(root, data):
+        # A page its scripts fill shows its content only inside <noscript> (forest.html.script_shell).
+        root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url, noscript=True)
+        shown = _extract_tree(root, wrapper, data, declared_charset, url, settings, classifier, noscript=True)
+        if len(shown.text) > len(article.text):
+            return shown
+    return article
+
+
+def _extract_tree(
+    root: etree._Element, wrapper: Wrapper | None, data: bytes | str, declared_charset: str | None, url: str | None,
+    settings: Settings, classifier: TagClassifier | None, *, noscript: bool = False,
+) -> Article:
+    """The article of the page ``root`` was parsed from (``data``): the wrapper's patterns, else cold."""
     title, found = _fields(root, data, wrapper)
     # Read before the region's exclusions (the thread among them) are cut from the tree.
     comments = _comments(root, wrapper, url) if settings.comments else None
@@ -101,7 +119,8 @@ def extract(
         if wrapper.exclusions or wrapper.comments:
             # The patterns may have cut their exclusions and the thread out of the tree
             # (forest.region.select): the fallbacks read the page as served.
-            root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
+            root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url,
+                              noscript=noscript)
     article = _cold(root, wrapper, settings, classifier, settings.html, url)
     return replace(article, url=url, site=wrapper.site if wrapper else None, title=title, author=found["author"],
                    date=found["date"], notes=notes, comments=comments)

@@ -158,3 +158,20 @@ def test_a_region_that_starts_with_the_headline_does_not_repeat_it(wrapper) -> N
     page = story_page(5).replace(f"<p>{paragraphs[0]}</p>", f"<p>{title}</p><p>{paragraphs[0]}</p>", 1)
     article = extract(wrapper, page, settings=WRAPPER_ALONE)
     assert article.method == "wrapper" and article.text.count(title) == 1
+
+
+def shell_page(i: int) -> str:
+    """The courier's story served as a shell its scripts fill: all of it inside <noscript>."""
+    return story_page(i).replace("<body>", '<body><div id="app">Loading</div><noscript>').replace("</body>", "</noscript></body>")
+
+
+def test_a_page_its_scripts_fill_is_read_as_a_browser_without_scripts_shows_it(wrapper) -> None:  # type: ignore[no-untyped-def]
+    cold = extract(None, shell_page(5), classifier=StubClassifier("Copyright"))
+    assert cold.method == "classifier" and ARTICLES[5][1][1] in cold.text
+    # What <noscript> holds on a page that shows its article is not read.
+    page = story_page(5).replace("<body>", "<body><noscript>Please enable JavaScript to read the comments</noscript>")
+    assert "enable JavaScript" not in extract(wrapper, page, settings=WRAPPER_ALONE).text
+    # A site of shells learns its wrapper from what they serve without scripts, and extracts with it.
+    shells = Inducer(WRAPPER_ALONE).fit([Page(shell_page(i), url=f"http://courier.test/{i}") for i in range(5)], site="courier.test")
+    article = extract(shells.wrapper_, shell_page(5), settings=WRAPPER_ALONE)
+    assert article.method == "wrapper" and ARTICLES[5][1][1] in article.text

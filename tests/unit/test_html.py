@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 from forest.errors import ParseError
-from forest.html import canonical_url, decode, page_title, parse_html
+from forest.html import canonical_url, decode, page_title, parse_html, script_shell
 
 PAGE = "<html><head><title>Café</title></head><body><p>Crème brûlée “today”</p></body></html>"
 
@@ -73,6 +73,22 @@ def test_parse_removes_scripts_styles_and_comments() -> None:
     for gone in ("color:red", "var a", "hidden", "bad()", "enable js", "tpl", "logo"):
         assert gone not in text
     assert not any(isinstance(node, etree._Comment) for node in root.iter())
+
+
+SHELL = (b"<html><body><div id='app'>Loading</div><noscript><div class='post'><p>"
+         + b"Words of the post that the forest serves to readers without scripts. " * 5 + b"</p></div></noscript></body></html>")
+
+
+def test_a_page_its_scripts_fill_is_read_as_without_scripts() -> None:
+    assert "Words of the post" not in _texts(parse_html(SHELL))
+    shown = parse_html(SHELL, noscript=True)
+    assert "Words of the post" in _texts(shown) and shown.find(".//noscript") is None
+    assert script_shell(parse_html(SHELL), SHELL) and script_shell(parse_html(SHELL), SHELL.decode())
+    # A page that shows its article outside <noscript> is no shell, nor is a short page without one.
+    article = SHELL.replace(b"Loading", b"The article as every reader sees it, sentence after sentence. " * 10)
+    assert not script_shell(parse_html(article), article)
+    empty = b"<html><body><p>Page not found</p></body></html>"
+    assert not script_shell(parse_html(empty), empty)
 
 
 def test_unclosed_title_still_has_a_body() -> None:
