@@ -24,11 +24,11 @@ _JSON_LD = re.compile(
 # its subtypes); a WebPage's or an Organization's name is not the article's title.
 _ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|LiveBlogPosting)$")
 # Tried in this order: the page's own statement of the publication date first, any <time> last.
-_DATE_PLACES = tuple(etree.XPath(x) for x in (
-    "(//*[@itemprop='datePublished'])[1]", "(//*[@itemprop='dateCreated'])[1]", "(//time[@pubdate])[1]",
-    "(//body//time[@datetime])[1]",
-))
-_AUTHOR_PLACES = tuple(etree.XPath(x) for x in ("(//*[@itemprop='author'])[1]", "(//body//*[@rel='author'])[1]"))
+# The places microdata, <time> and rel=author state a date or an author, in the order they are
+# trusted; each place's first element in the page is the one read.  Found in one walk of the
+# tree in Python: an XPath per place walked it six times (0.86 against 0.36 ms a page, dragnet).
+_DATE_PLACES = ("datePublished", "dateCreated", "pubdate", "datetime")
+_AUTHOR_PLACES = ("author", "rel")
 # Longer than this, an "author" element is a bio box, not a name.
 MAX_AUTHOR = 100
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
@@ -126,17 +126,14 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
 
 def microdata_fields(root: etree._Element) -> dict[str, str]:
     """Author and date from microdata (``itemprop``), ``rel=author`` and ``<time datetime>``, where present."""
+    first = _places(root)
     found: dict[str, str] = {}
-    for place in _DATE_PLACES:
-        dated = _first(place(root))
-        stamp = " ".join((dated.get("datetime") or dated.get("content") or _text(dated)).split()) if dated is not None else ""
+    for dated in (first[place] for place in _DATE_PLACES if place in first):
+        stamp = " ".join((dated.get("datetime") or dated.get("content") or _text(dated)).split())
         if stamp and parse_date(stamp) is not None:
             found["date"] = normalize_date(stamp)
             break
-    for place in _AUTHOR_PLACES:
-        credited = _first(place(root))
-        if credited is None:
-            continue
+    for credited in (first[place] for place in _AUTHOR_PLACES if place in first):
         names = [_text(e) for e in _ITEMPROP_NAME(credited)]
         author = " ".join((credited.get("content") or next((n for n in names if n), "") or _text(credited)).split())
         if author and not is_url(author) and len(author) <= MAX_AUTHOR:
@@ -145,14 +142,31 @@ def microdata_fields(root: etree._Element) -> dict[str, str]:
     return found
 
 
+def _places(root: etree._Element) -> dict[str, etree._Element]:
+    """The first element of each place of _DATE_PLACES and _AUTHOR_PLACES (``itemprop`` anywhere;
+    ``<time pubdate>`` anywhere; ``<time datetime>`` and ``rel=author`` in the body)."""
+    first: dict[str, etree._Element] = {}
+    body = root.find("body")
+    for element in root.iter(etree.Element):
+        get = element.get
+        itemprop, rel, tag = get("itemprop"), get("rel"), element.tag
+        if itemprop is None and rel is None and tag != "time":
+            continue
+        if itemprop in ("datePublished", "dateCreated", "author"):
+            first.setdefault(itemprop, element)
+        in_body = body is not None and any(a is body for a in element.iterancestors())
+        if rel == "author" and in_body:
+            first.setdefault("rel", element)
+        if tag == "time":
+            if get("pubdate") is not None:
+                first.setdefault("pubdate", element)
+            if get("datetime") is not None and in_body:
+                first.setdefault("datetime", element)
+    return first
+
+
 def is_url(value: str) -> bool:
     return value.startswith(("http://", "https://", "//"))
-
-
-def _first(result: object) -> etree._Element | None:
-    if isinstance(result, list):
-        return next((e for e in result if isinstance(e, etree._Element)), None)
-    return None
 
 
 def _text(element: etree._Element) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from forest.fields import extract_fields
 from forest.html import parse_html
-from forest.metadata import json_ld_fields, normalize_date
+from forest.metadata import json_ld_fields, microdata_fields, normalize_date
 
 
 def _page(head: str = "", body: str = "<p>text</p>") -> str:
@@ -93,3 +93,14 @@ def test_meta_beats_time_elements() -> None:
 def test_a_time_element_that_is_not_a_date_is_not_the_date() -> None:
     html = _page(body='<p><time datetime="soon">soon</time></p>')
     assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
+def test_each_place_is_trusted_in_its_order_not_the_pages() -> None:
+    # A comment's <time> comes first in the page; the article's datePublished wins all the same.
+    # A place whose first element says nothing gives way to the next place.
+    body = ('<p><time datetime="2023-01-01">a comment</time></p><p><a rel="author" href="/bo">Bo Chen</a></p>'
+            '<p><span itemprop="author">https://example.test/staff</span></p>'
+            '<p><span itemprop="datePublished">2024-04-16</span></p>')
+    assert microdata_fields(parse_html(_page(body=body))) == {"date": "2024-04-16", "author": "Bo Chen"}
+    # rel=author in the head (a <link> to the site's humans.txt) is no byline.
+    assert microdata_fields(parse_html(_page('<link rel="author" href="/humans.txt">'))) == {}
