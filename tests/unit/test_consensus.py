@@ -141,6 +141,16 @@ def test_a_list_of_links_is_cut_however_dense_its_keywords() -> None:
     assert "//ul[@class='related']" not in plain.exclusions
 
 
+def test_a_few_links_under_a_label_are_a_list_of_links() -> None:
+    # "Filed under:" and three topics named after the story: its keywords, densely, and 3 of 5 terms in links.
+    def topics(i: int) -> str:
+        links = ", ".join(f'<a href="/topic/{word}">{word}</a>' for word in STORIES[i][0].split()[:3])
+        return f'<div class="filed">Filed under: {links}</div>'
+
+    wrapper = learn([page(i, extra=topics(i)) for i in range(5)], lambda n, t: menus(n, t) or t.startswith("Filed under")).wrapper_
+    assert "//div[@class='filed']" in wrapper.exclusions
+
+
 def test_a_part_around_a_part_already_cut_is_not_cut_again() -> None:
     # The same promotion named twice, by its wrapper and by itself: one exclusion cuts it, and the
     # text it holds counts once against the share of the region consensus may cut.
