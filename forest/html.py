@@ -132,6 +132,14 @@ def script_shell(root: lxml_html.HtmlElement, data: bytes | str) -> bool:
     return (_NOSCRIPT_BYTES.search(data) if isinstance(data, bytes) else _NOSCRIPT.search(data)) is not None
 
 
+def parse_shown(data: bytes | str, *, max_bytes: int = 10_000_000, source: str | None = None) -> lxml_html.HtmlElement:
+    """:func:`parse_html`, and a page its scripts fill (:func:`script_shell`) parsed again as a
+    browser without scripts shows it: what learning reads.  (Extraction checks a page for it only
+    when its article comes out empty, which spares every other page the walk.)"""
+    root = parse_html(data, max_bytes=max_bytes, source=source)
+    return parse_html(data, max_bytes=max_bytes, source=source, noscript=True) if script_shell(root, data) else root
+
+
 def without_xml_declaration(text: str) -> str:
     """``text`` without a leading XML declaration, which lxml refuses in str input."""
     declaration = _XML_DECLARATION.match(text)

@@ -26,7 +26,7 @@ _ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|Liv
 # Tried in this order: the page's own statement of the publication date first, any <time> last.
 # The places microdata, <time> and rel=author state a date or an author, in the order they are
 # trusted; each place's first element in the page is the one read.  Found in one walk of the
-# tree in Python: an XPath per place walked it six times (0.86 against 0.36 ms a page, dragnet).
+# tree in Python, where an XPath per place walked the whole tree six times.
 _DATE_PLACES = ("datePublished", "dateCreated", "pubdate", "datetime")
 _AUTHOR_PLACES = ("author", "rel")
 # Longer than this, an "author" element is a bio box, not a name.

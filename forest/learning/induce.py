@@ -15,7 +15,7 @@ from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
-from forest.html import meta_content, page_title, parse_html, script_shell
+from forest.html import meta_content, page_title, parse_shown
 from forest.learning.comments import COMMENT_SECTIONS, comments_named_so, inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
@@ -222,9 +222,7 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
     for i, page in enumerate(pages):
         name = page.url or f"page {i + 1}"
         try:
-            root = parse_html(page.html, max_bytes=settings.max_page_bytes, source=name)
-            if script_shell(root, page.html):  # the page as a browser without scripts shows it (forest.html)
-                root = parse_html(page.html, max_bytes=settings.max_page_bytes, source=name, noscript=True)
+            root = parse_shown(page.html, max_bytes=settings.max_page_bytes, source=name)
         except ParseError as exc:
             skipped.append((name, str(exc)))
             continue

@@ -8,7 +8,7 @@ from dataclasses import replace
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import extract
-from forest.html import parse_html
+from forest.html import parse_shown
 from forest.model import Page
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_keywords
@@ -30,7 +30,7 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
     indexed = []
     for page in pages:
         try:
-            root = parse_html(page.html, max_bytes=settings.max_page_bytes)
+            root = parse_shown(page.html, max_bytes=settings.max_page_bytes)
         except ParseError:
             continue
         indexed.append((page, index_page(root.find("body"), with_keys=False)))

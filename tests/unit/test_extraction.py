@@ -14,6 +14,7 @@ from forest.config import Settings
 from forest.extraction import extract
 from forest.html import parse_html
 from forest.learning.induce import Inducer
+from forest.learning.quality import fit_quality
 from forest.model import Page
 from patterns.text import Block, text_blocks
 
@@ -172,6 +173,9 @@ def test_a_page_its_scripts_fill_is_read_as_a_browser_without_scripts_shows_it(w
     page = story_page(5).replace("<body>", "<body><noscript>Please enable JavaScript to read the comments</noscript>")
     assert "enable JavaScript" not in extract(wrapper, page, settings=WRAPPER_ALONE).text
     # A site of shells learns its wrapper from what they serve without scripts, and extracts with it.
-    shells = Inducer(WRAPPER_ALONE).fit([Page(shell_page(i), url=f"http://courier.test/{i}") for i in range(5)], site="courier.test")
+    pages = [Page(shell_page(i), url=f"http://courier.test/{i}") for i in range(5)]
+    shells = Inducer(WRAPPER_ALONE).fit(pages, site="courier.test")
     article = extract(shells.wrapper_, shell_page(5), settings=WRAPPER_ALONE)
     assert article.method == "wrapper" and ARTICLES[5][1][1] in article.text
+    # A relearn weighs it on the pages as learning read them (forest.learning.quality).
+    assert fit_quality(shells.wrapper_, pages) > 0.5
