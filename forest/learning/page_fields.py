@@ -29,14 +29,21 @@ def site_fields(
     """
     values: list[dict[str, str]] = []
     needed: set[str] = set()
-    for root, html, meta in samples:
+    heads = [extract_fields(root, {}, html=html, statements=False) if meta is None else None for root, html, meta in samples]
+    stated = [head["title"] for head in heads if head is not None]
+    # A title the head states alike on every sample page (og:title) is the site's name, not the
+    # article's: the headline is then read from <title> and learned where the page shows it.
+    named = len(stated) >= 2 and len(set(stated)) == 1 and bool(stated[0])
+    if named:
+        needed.add("title")
+    for (root, _, meta), head in zip(samples, heads):
         if meta is not None:
             values.append({"title": meta.title, "author": meta.author, "date": meta.published})
             needed.update(FIELDS)
             continue
-        plain = strip_affixes(meta_content(root, "og:title") or page_title(root), affixes)
+        assert head is not None  # read for every page without a feed item
+        plain = strip_affixes((not named and meta_content(root, "og:title")) or page_title(root), affixes)
         headline = headline_of(root, plain)
-        head = extract_fields(root, {}, html=html, statements=False)
         body = microdata_fields(root) if not (head["author"] and head["date"]) else {}
         values.append({"title": headline, "author": head["author"] or body.get("author", ""),
                        "date": head["date"] or body.get("date", "")})

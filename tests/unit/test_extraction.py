@@ -179,3 +179,14 @@ def test_a_page_its_scripts_fill_is_read_as_a_browser_without_scripts_shows_it(w
     assert article.method == "wrapper" and ARTICLES[5][1][1] in article.text
     # A relearn weighs it on the pages as learning read them (forest.learning.quality).
     assert fit_quality(shells.wrapper_, pages) > 0.5
+
+
+def test_a_title_every_page_states_alike_is_the_sites_name_not_the_headline() -> None:
+    def named(i: int) -> str:
+        return story_page(i).replace("<head>", '<head><meta property="og:title" content="The Daily Courier">')
+
+    site = Inducer(WRAPPER_ALONE).fit([Page(named(i), url=f"http://courier.test/{i}") for i in range(5)], site="courier.test")
+    article = extract(site.wrapper_, named(5), settings=WRAPPER_ALONE)
+    assert article.title == ARTICLES[5][0] and "title" in site.wrapper_.fields
+    # One page's og:title is its own: read as before.
+    assert extract(None, named(5), settings=WRAPPER_ALONE).title == "The Daily Courier"
