@@ -23,10 +23,10 @@ _JSON_LD = re.compile(
 # JSON-LD types whose headline, author and date are the article's (schema.org's Article and
 # its subtypes); a WebPage's or an Organization's name is not the article's title.
 _ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|LiveBlogPosting)$")
-# Tried in this order: the page's own statement of the publication date first, any <time> last.
-# The places microdata, <time> and rel=author state a date or an author, in the order they are
-# trusted; each place's first element in the page is the one read.  Found in one walk of the
-# tree in Python, where an XPath per place walked the whole tree six times.
+# The places microdata, <time> and rel=author state a date or an author, tried in this order
+# (the page's own statement of the publication date first, any <time> last); each place's first
+# element in the page is the one read.  Found in one walk of the tree in Python, where an XPath
+# per place walked the whole tree six times.
 _DATE_PLACES = ("datePublished", "dateCreated", "pubdate", "datetime")
 _AUTHOR_PLACES = ("author", "rel")
 # Longer than this, an "author" element is a bio box, not a name.
