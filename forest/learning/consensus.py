@@ -264,6 +264,10 @@ def _consensus(
         rest_terms = region_terms - tally.terms
         if rest_terms <= 0 or not _sparse(tally, region_keywords - tally.keywords, rest_terms, link_lists=link_lists):
             continue
+        # A part cuts at least its text less all the text cut already (cut_chars): one over the
+        # budget by itself is never cut, and needs no look at its elements page by page.
+        if tally.boilerplate + tally.content > MAX_CUT_SHARE * region_chars:
+            continue
         fresh = [[i for i in elements[keys == key].tolist() if not _inside(i, covered[k], pages[k])]
                  for k, (keys, elements) in enumerate(found)]
         # A part around parts already cut (a sidebar's wrapper) cuts only the text they left.
