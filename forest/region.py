@@ -48,22 +48,28 @@ def select(
         nodes = _without_thread(nodes, wrapper.comments)
     if not nodes:
         return [], []
+    return nodes, cleaned(nodes, wrapper, cut_tree=cut_tree)
+
+
+def cleaned(nodes: Sequence[etree._Element], wrapper: Wrapper, *, cut_tree: bool = False) -> list[Block]:
+    """The text blocks of ``nodes`` once the site's learned boilerplate is gone: its comment
+    thread, its exclusions (:func:`select` says how), its template and navigation blocks."""
     if wrapper.comments:
         cut_thread(nodes, wrapper.comments)
     if cut_tree or not wrapper.exclusions:
         cut(nodes, wrapper.exclusions)
-        return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+        return clean(text_blocks(nodes), wrapper.template_blocks)
     try:
         blocks = text_blocks(nodes, skip=tuple(x.removeprefix("//") for x in wrapper.exclusions))
     except ValueError:  # an exclusion XSLT cannot match (a hand-edited wrapper): cut it from the tree
         cut(nodes, wrapper.exclusions)
-        return nodes, clean(text_blocks(nodes), wrapper.template_blocks)
+        return clean(text_blocks(nodes), wrapper.template_blocks)
     if _took_most(nodes, blocks):
         # The exclusions took most of the region: a wrapper div reused around the article
         # on this page.  cut() leaves alone what holds half the region; so does this.
         cut(nodes, wrapper.exclusions)
         blocks = text_blocks(nodes)
-    return nodes, clean(blocks, wrapper.template_blocks)
+    return clean(blocks, wrapper.template_blocks)
 
 
 # A wrapper learned from fewer sample pages than this says so in its notes and its

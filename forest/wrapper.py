@@ -39,6 +39,9 @@ class Wrapper:
         article and read into ``Article.comments`` on request; '' when the sample had none.
     :param span: the start tags that bound the part of a page's source extraction parses
         (forest.extraction.span), the end one '' for the end of the page; ('', '') to parse pages whole.
+    :param classifier_agrees: whether the block classifier's labels agreed with J x U's regions on
+        the sample pages (forest.learning.consensus.classifier_agrees); False on a site unlike its
+        training pages, where learning did without them.
     """
 
     site: str
@@ -55,6 +58,7 @@ class Wrapper:
     title_affixes: tuple[str, str] = ("", "")
     comments: str = ""
     span: tuple[str, str] = ("", "")
+    classifier_agrees: bool = True
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -78,6 +82,7 @@ class Wrapper:
             "title_affixes": list(self.title_affixes),
             "comments": self.comments,
             "span": list(self.span),
+            "classifier_agrees": self.classifier_agrees,
         }
 
     @classmethod
@@ -113,6 +118,9 @@ class Wrapper:
                 title_affixes=_pair(data.get("title_affixes", ("", ""))),
                 comments=str(data.get("comments") or ""),
                 span=_pair(data.get("span", ("", ""))),
+                # Wrappers stored before it was a field said so in their notes only.
+                classifier_agrees=data.get("classifier_agrees", not any(
+                    str(note).startswith("the classifier's labels were not used") for note in data.get("notes", ()))),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -65,6 +65,8 @@ def check_wrapper_record(data: object) -> None:
         _xpath(data.get("comments"), "comments", probe, nodes=True)
     if "misses_at_learn" in data:
         _count(data.get("misses_at_learn"), "misses_at_learn")
+    if not isinstance(data.get("classifier_agrees", True), bool):
+        _bad("'classifier_agrees' must be true or false")
 
 
 def _bad(what: str) -> NoReturn:

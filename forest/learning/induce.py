@@ -118,6 +118,7 @@ class Inducer:
         exclusions: list[str] = []
         comments = ""
         template: frozenset[str] = frozenset()
+        agrees = True  # the classifier's labels on the sample, where they are read
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
             chosen = chosen[: 1 + settings.max_alternates]
@@ -198,6 +199,7 @@ class Inducer:
             fields=site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes),
             title_affixes=affixes,
             comments=comments,
+            classifier_agrees=agrees,
         )
         if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.

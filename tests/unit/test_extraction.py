@@ -11,11 +11,13 @@ from lxml import etree
 
 from forest.article.render import render
 from forest.config import Settings
+from forest.errors import StoreError
 from forest.extraction import extract
 from forest.html import parse_html
 from forest.learning.induce import Inducer
 from forest.learning.quality import fit_quality
 from forest.model import Page
+from forest.wrapper import Wrapper
 from patterns.text import Block, text_blocks
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -131,6 +133,31 @@ def test_without_a_classifier_the_page_alone_is_scored(wrapper) -> None:  # type
     article = extract(wrapper, story_page(5, template="b"), settings=WRAPPER_ALONE)
     assert article.method == "page"
     assert ARTICLES[5][1][1] in article.text
+
+
+def test_a_page_no_pattern_fits_still_loses_the_sites_learned_boilerplate(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # The share box the site's exclusions name sits inside the region J x U finds on the page alone.
+    page = story_page(5, template="b").replace(
+        '<div class="text">', '<div class="text"><div class="share">Share this story with your friends today</div>')
+    learned = replace(wrapper, exclusions=("//div[@class='share']",))
+    article = extract(learned, page, settings=WRAPPER_ALONE)
+    assert article.method == "page" and ARTICLES[5][1][1] in article.text and "Share this" not in article.text
+    # Where the classifier's labels contradicted J x U on the sample, the site's cleanup was learned
+    # from the main pattern's template alone, and is not carried to pages of another template.
+    unlike = replace(learned, classifier_agrees=False)
+    assert "Share this" in extract(unlike, page, settings=WRAPPER_ALONE).text
+
+
+def test_whether_the_classifier_agreed_is_stored_and_read_from_older_notes(wrapper) -> None:  # type: ignore[no-untyped-def]
+    disputed = replace(wrapper, classifier_agrees=False)
+    assert Wrapper.from_dict(disputed.to_dict()).classifier_agrees is False
+    older = wrapper.to_dict()
+    del older["classifier_agrees"]
+    assert Wrapper.from_dict(older).classifier_agrees is True
+    older["notes"] = ["the classifier's labels were not used: on the sample pages it labels boilerplate 96% of the regions' terms"]
+    assert Wrapper.from_dict(older).classifier_agrees is False
+    with pytest.raises(StoreError, match="classifier_agrees"):
+        Wrapper.from_dict(older | {"classifier_agrees": "false"})
 
 
 def test_a_match_far_larger_than_the_learned_regions_is_drift(wrapper) -> None:  # type: ignore[no-untyped-def]
