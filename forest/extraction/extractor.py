@@ -35,6 +35,10 @@ from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.text import Block, text_blocks
 
+# A line of the region's start this long, in words and in share of the page's title, that is
+# part of the title is the headline (_states_headline): a site's name alone is shorter.
+MIN_HEADLINE_WORDS = 3
+MIN_HEADLINE_SHARE = 0.4
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
 # When the classifier would reject more than this share of a region FOREST finds on a
@@ -157,12 +161,26 @@ def _headed(article: Article) -> Article:
     0.003: ``python -m eval.cold``).
     """
     title = " ".join(article.title.split())
-    if not title or not article.text or title.casefold() in " ".join(article.text[: len(title) + 200].split()).casefold():
+    if not title or not article.text or _states_headline(article.text, title):
         return article
     headed = replace(article, text=f"{title}\n{article.text}")
     if article.document is None:
         return headed
     return with_structure(headed, structure.Document((structure.Leaf(title, (structure.Span(title),), heading=1), *article.document.leaves)))
+
+
+def _states_headline(text: str, title: str) -> bool:
+    """Whether the start of ``text`` holds the page's headline: the whole title, or a line that is
+    a good part of it.  A title's decoration varies by section on some sites ("... | Special
+    reports | Guardian Unlimited", "... | News | Guardian Unlimited Football"), and is then not
+    learned (forest.titles): the region's own headline line is the headline still."""
+    head = text[: len(title) + 200]
+    folded = title.casefold()
+    if folded in " ".join(head.split()).casefold():
+        return True
+    lines = (" ".join(line.split()) for line in head.split("\n"))
+    return any(len(line) >= MIN_HEADLINE_SHARE * len(title) and len(line.split()) >= MIN_HEADLINE_WORDS
+               and line.casefold() in folded for line in lines)
 
 
 def _fields(root: etree._Element, html: bytes | str, wrapper: Wrapper | None) -> tuple[str, dict[str, str | None]]:

@@ -188,6 +188,20 @@ def test_a_region_that_starts_with_the_headline_does_not_repeat_it(wrapper) -> N
     assert article.method == "wrapper" and article.text.count(title) == 1
 
 
+def test_a_region_that_starts_with_the_headline_does_not_get_a_title_decorated_otherwise(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # A section's decoration the sample's titles never showed is not stripped from this title,
+    # but the region's headline line is a good part of it: the headline is there already.
+    title, paragraphs = ARTICLES[5]
+    page = story_page(5).replace(f"<p>{paragraphs[0]}</p>", f"<p>{title}</p><p>{paragraphs[0]}</p>", 1)
+    page = page.replace(f"<title>{title} | Daily Courier", f"<title>{title} | Weather desk | Courier Weekend")
+    article = extract(wrapper, page, settings=WRAPPER_ALONE)
+    assert "Weather desk" in article.title and "Weather desk" not in article.text
+    assert article.text.count(title) == 1
+    # A line that is only the site's name is not the headline.
+    named = page.replace(f"<p>{title}</p>", "<p>Courier Weekend</p>", 1)
+    assert extract(wrapper, named, settings=WRAPPER_ALONE).text.startswith(f"{title} | Weather desk")
+
+
 def shell_page(i: int) -> str:
     """The courier's story served as a shell its scripts fill: all of it inside <noscript>."""
     return story_page(i).replace("<body>", '<body><div id="app">Loading</div><noscript>').replace("</body>", "</noscript></body>")
