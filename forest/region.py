@@ -90,7 +90,13 @@ def confidence(blocks: Sequence[Block], n_words: int, pattern: Pattern, wrapper:
 
 def plausible(n_words: int, median_words: int) -> bool:
     """Whether a region of ``n_words`` words fits a pattern whose sample regions had a median of ``median_words``."""
-    return n_words > 0 and MIN_REGION_SHARE * median_words <= n_words <= MAX_REGION_RATIO * max(median_words, 50)
+    return n_words > 0 and MIN_REGION_SHARE * median_words <= n_words and not oversized(n_words, median_words)
+
+
+def oversized(n_words: int, median_words: int) -> bool:
+    """Whether a region of ``n_words`` words is past the drift bound of a pattern whose sample
+    regions had a median of ``median_words``: a container of another template's whole page."""
+    return n_words > MAX_REGION_RATIO * max(median_words, 50)
 
 
 def to_html(nodes: Sequence[etree._Element]) -> str:

@@ -12,6 +12,8 @@ from patterns.model import Pattern
 
 # Bump when the meaning of a stored field changes; older readers refuse newer wrappers.
 SCHEMA_VERSION = 1
+# How learning's note begins when it did without the classifier's labels (Wrapper.classifier_agrees).
+CLASSIFIER_NOT_USED = "the classifier's labels were not used"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +122,7 @@ class Wrapper:
                 span=_pair(data.get("span", ("", ""))),
                 # Wrappers stored before it was a field said so in their notes only.
                 classifier_agrees=data.get("classifier_agrees", not any(
-                    str(note).startswith("the classifier's labels were not used") for note in data.get("notes", ()))),
+                    str(note).startswith(CLASSIFIER_NOT_USED) for note in data.get("notes", ()))),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:

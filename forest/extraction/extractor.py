@@ -292,7 +292,7 @@ def _single_page(
     # cleanportaleval 0; without the two limits wceb2026 lost 0.042 / 0.026 / 0: amazon.com,
     # ebay.com, newegg.com.)
     if wrapper is None or not wrapper.classifier_agrees or not wrapper.patterns or \
-            region.words(blocks) > region.MAX_REGION_RATIO * max(wrapper.main.terms, 50):
+            region.oversized(region.words(blocks), wrapper.main.terms):
         return nodes, blocks
     return nodes, region.cleaned(nodes, wrapper)
 

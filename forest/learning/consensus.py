@@ -24,6 +24,7 @@ from itertools import accumulate, chain
 import numpy as np
 from lxml import etree
 
+from forest.wrapper import CLASSIFIER_NOT_USED
 from patterns.choose import Choice
 from patterns.ranking import Ranked, ScoredPage, matches
 from patterns.refine import is_single_step
@@ -327,7 +328,7 @@ def classifier_agrees(
     share = dropped_terms / total if total else 0.0
     if share >= MAX_REJECTED_SHARE:
         return False, (
-            f"the classifier's labels were not used: on the sample pages it labels boilerplate {share:.0%} "
+            f"{CLASSIFIER_NOT_USED}: on the sample pages it labels boilerplate {share:.0%} "
             "of the regions' terms (pages unlike its training pages)"
         )
     if not dropped_terms or not dropped_x:
@@ -335,7 +336,7 @@ def classifier_agrees(
     ratio = (dropped_x / dropped_terms) / (kept_x / kept_terms) if kept_x else float("inf")
     if share >= MIN_DISPUTED_SHARE and ratio >= MIN_DENSITY_RATIO:
         return False, (
-            f"the classifier's labels were not used: on the sample pages it labels boilerplate {share:.0%} of the "
+            f"{CLASSIFIER_NOT_USED}: on the sample pages it labels boilerplate {share:.0%} of the "
             f"regions' terms, {ratio:.2f}x as dense in keywords as the rest (a product or reference site)"
         )
     return True, ""
