@@ -385,7 +385,8 @@ def agreeing_choice(
         for candidate in ranked:
             if all(best[k] > 0 and candidate.page_scores[k] > 0 for k in members):
                 regions = judge.regions(candidate)
-                if judge.keywords(regions) >= needed:
+                # The body is never the article's region (the guards), however well it agrees once cleaned.
+                if judge.keywords(regions) >= needed and not any(0 in region for region in regions):
                     eligible[candidate.pattern.xpath] = regions
         raw = sorted(eligible, key=lambda xpath: -judge.agreement(eligible[xpath]))[:MAX_CLEANED]
         shortlist = dict.fromkeys(raw)

@@ -44,7 +44,7 @@ from patterns.text import Block, prose_share, text_blocks
 # of its words sits in sentence-like blocks (patterns.text.Block.is_prose): a menu or a
 # dropdown has none, an article page's region well over half.
 MIN_PROSE_SHARE = 0.2
-# Candidates refused before learning gives up on the guards and keeps what it has.
+# Candidates refused before learning stops looking and keeps the patterns of its choice that pass.
 MAX_REFUSED = 20
 
 
@@ -119,6 +119,7 @@ class Inducer:
         comments = ""
         template: frozenset[str] = frozenset()
         agrees = True  # the classifier's labels on the sample, where they are read
+        refused = 0
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
             chosen = chosen[: 1 + settings.max_alternates]
@@ -176,7 +177,10 @@ class Inducer:
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
-            raise LearnError(f"no pattern found for site {site!r}: keywords matched no stable region", site=site)
+            why = "keywords matched no stable region"
+            if refused and not chosen:
+                why = "every region they matched is the whole page or holds no sentence"
+            raise LearnError(f"no pattern found for site {site!r}: {why}", site=site)
 
         if settings.ranking == "forest":
             chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template | _template_blocks(region_blocks))
@@ -280,15 +284,21 @@ def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alte
 
     A pattern whose region is the page's body, or holds no sentence-like text on the
     sample pages it explains (a month dropdown, a menu), is dropped from the candidates
-    and the choice made again.  Returns the choice and how many patterns were refused.
+    and the choice made again.  After MAX_REFUSED refusals (learning time) the choice keeps
+    only the patterns it has that pass, and the pages the others explained go unexplained.
+    Returns the choice and how many patterns were refused.
     """
     refused = 0
     candidates = list(ranked)
     while True:
         choice = choose(candidates, len(scored), max_alternates=max_alternates)
         bad = [j for j, r in enumerate(choice.patterns) if not _article_like(r.pattern.xpath, scored, choice, j)]
-        if not bad or refused >= MAX_REFUSED:
+        if not bad:
             return choice, refused
+        if refused >= MAX_REFUSED:
+            kept = [j for j in range(len(choice.patterns)) if j not in bad]
+            assignment = tuple(kept.index(a) if a in kept else -1 for a in choice.assignment)
+            return Choice(tuple(choice.patterns[j] for j in kept), assignment), refused + len(bad)
         drop = {choice.patterns[j].pattern.xpath for j in bad}
         candidates = [r for r in candidates if r.pattern.xpath not in drop]
         refused += len(drop)

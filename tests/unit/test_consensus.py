@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from lxml import etree
 
 from forest.classifier.blocks import walk
@@ -205,6 +207,23 @@ def test_the_whole_body_is_refused() -> None:
     body = type(body)(body.pattern, tuple(10 * s + 1 for s in story.page_scores), body.page_terms)
     choice, refused = _guarded_choice([body, story], pages, max_alternates=0)
     assert refused == 1 and choice.patterns[0].pattern.xpath == "//div[@class='story']"
+
+
+def test_past_the_refusal_limit_no_refused_region_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("forest.learning.induce.MAX_REFUSED", 0)
+    pages = scored([page(i) for i in range(4)])
+    body, story = evaluate(pages, "//body"), evaluate(pages, "//div[@class='story']")
+    body = type(body)(body.pattern, tuple(10 * s + 1 for s in story.page_scores), body.page_terms)
+    choice, refused = _guarded_choice([body, story], pages, max_alternates=1)
+    assert refused == 1 and choice.patterns == () and set(choice.assignment) == {-1}
+
+
+def test_agreeing_with_the_classifier_never_brings_the_body_back() -> None:
+    # The classifier keeps the long footer too: the body, cleaned, agrees with it best.
+    footer = '<div id="footer"><p>' + " ".join([FOOTER.split("<p>")[1].split("</p>")[0]] * 6) + "</p></div>"
+    wrapper = learn([page(i).replace(FOOTER, footer) for i in range(5)], lambda n, t: False).wrapper_
+    root = etree.HTML(page(5).replace(FOOTER, footer))
+    assert root.find("body") not in root.xpath(wrapper.main.xpath)
 
 
 def test_a_wrapper_from_one_page_says_so_and_lowers_its_confidence() -> None:
