@@ -12,6 +12,11 @@ from patterns.ranking import Ranked, vote_score
 # hand-made mixed sites better, but cost 0.03 F1 on cleanportaleval: on real pages
 # the best region's score is noisy, and a stricter share splits one template in two.
 EXPLAINED_SHARE = 0.5
+# An alternate pattern is another template of the site only when it explains this many sample
+# pages: on one page it is that page's guess (icnetwork.co.uk, l3s_gn1 seed 2: a jobs box, 0.710
+# against 0.937 without; `forest eval --systems forest`, seeds 0-2, moved nothing else but
+# steampowered.com, +0.019).  A page no pattern explains is read as a page alone.
+MIN_ALTERNATE_PAGES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +30,8 @@ class Choice:
 
 def choose(ranked: Sequence[Ranked], n_pages: int, *, max_alternates: int = 4) -> Choice:
     """The pattern that explains the most sample pages (ties: the higher R over them),
-    then, for the pages it does not explain, the same again, up to ``max_alternates``.
+    then, for the pages it does not explain, the same again, up to ``max_alternates``
+    alternates that each explain MIN_ALTERNATE_PAGES pages or more.
 
     Pages that a later pattern explains belong to another template of the site: they
     are what learning reports as a sample that does not agree.
@@ -43,7 +49,7 @@ def choose(ranked: Sequence[Ranked], n_pages: int, *, max_alternates: int = 4) -
             break
         top = max(ranked, key=lambda r: (sum(explains(r, k) for k in open_pages), vote_score(r, open_pages, best)))
         newly = [k for k in open_pages if explains(top, k)]
-        if not newly:
+        if not newly or (picked and len(newly) < MIN_ALTERNATE_PAGES):
             break
         for k in newly:
             assignment[k] = len(picked)
