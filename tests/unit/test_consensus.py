@@ -171,6 +171,27 @@ def test_a_classifier_that_contradicts_the_keywords_is_not_used() -> None:
     assert "//div[@class='caption']" not in wrapper.exclusions
 
 
+def item(i: int) -> str:
+    """An item page: its description around a list of specifications, which hold none of its keywords."""
+    title, lead = STORIES[i]
+    more = " ".join(f"{word.capitalize()} said the {title.lower()} story would be followed up next week." for word in lead.split()[:6])
+    specs = "".join(f"<li>{name}: {value + i}</li>" for name, value in (("Weight in kilograms", 2), ("Width in centimetres", 30)))
+    return (
+        f"<html><head><title>{title}</title></head><body>{NAV}<div id='item'><h1>{title}</h1><section>{lead}</section>"
+        f"<ul class='specs'>{specs}</ul><div class='more'>{more}</div></div>{FOOTER}</body></html>"
+    )
+
+
+def test_where_the_classifier_contradicts_the_keywords_keyword_poor_parts_are_kept() -> None:
+    # On a site of articles, a keyword-poor part inside the region is boilerplate; where the
+    # classifier rejects the description (a product site), it is the item's specifications.
+    assert "//ul[@class='specs']" in learn([item(i) for i in range(5)], menus).wrapper_.exclusions
+    wrapper = learn([item(i) for i in range(5)], lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}).wrapper_
+    assert any("labels were not used" in note for note in wrapper.notes)
+    article = extract(wrapper, item(5), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and "Weight in kilograms: 7" in article.text
+
+
 def test_a_classifier_that_keeps_almost_nothing_of_the_region_is_not_used() -> None:
     # It keeps the headline alone, as on an item page unlike its training pages: the headline holds
     # the keywords as densely as the rest, so only the share it rejects shows it is lost here.
