@@ -14,8 +14,9 @@ from patterns.ranking import Ranked, vote_score
 EXPLAINED_SHARE = 0.5
 # An alternate pattern is another template of the site only when it explains this many sample
 # pages: on one page it is that page's guess (icnetwork.co.uk, l3s_gn1 seed 2: a jobs box, 0.710
-# against 0.937 without; `forest eval --systems forest`, seeds 0-2, moved nothing else but
-# steampowered.com, +0.019).  A page no pattern explains is read as a page alone.
+# against 0.937 without; `forest eval --systems forest`, seeds 0-2, moved nothing else by more
+# than 0.0001 of a dataset's F1 but steampowered.com, +0.019).  A page no pattern explains is
+# read as a page alone.
 MIN_ALTERNATE_PAGES = 2
 
 
