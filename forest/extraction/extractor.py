@@ -285,8 +285,9 @@ def _single_page(
     # from the region before it is weighed against the classifier (a layout table that
     # holds the article and the site's menus no longer loses to it for their sake), unless
     # the region is another template's whole-page container (the drift bound) or learning
-    # found the classifier contradicting J x U: there the exclusions are the main pattern's
-    # template parts alone, and on another template they name content.  (`forest eval
+    # found the classifier contradicting J x U: there the cleanup (its template blocks above
+    # all) is the main pattern's alone, and on another template it names content (ebay.com:
+    # wceb2026 -0.017 at seeds 0 and 1 without this limit, at 94bd5fa).  (`forest eval
     # --systems forest`, seeds 0 / 1 / 2: dragnet +0.0081 / +0.0005 / 0 (slashdot.org 0.255
     # -> 0.651), l3s_gn1 +0.0059 / 0 / 0 (guardian.co.uk), wceb2026 -0.0008 / -0.0004 / 0,
     # cleanportaleval 0; without the two limits wceb2026 lost 0.042 / 0.026 / 0: amazon.com,
