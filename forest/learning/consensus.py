@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 
@@ -251,9 +251,9 @@ def _consensus(
             tallied[:, column] += np.bincount(keys, weights=values, minlength=n_keys).astype(np.int64)
     region_chars = int(region_total[_BOILERPLATE] + region_total[_CONTENT])
     region_keywords, region_terms = int(region_total[_KEYWORDS]), int(region_total[_TERMS])
+    cut = _Cut.of(parts.pages, found)
     chosen: list[str] = []
     cut_chars = 0
-    covered: list[set[int]] = [set() for _ in pages]
     candidates = np.flatnonzero(on_pages >= min(MIN_PAGES, len(pages))).tolist()
     # The parts with the most boilerplate first; a part inside one already cut adds nothing.
     for key in sorted(candidates, key=lambda key: (-tallied[key, _BOILERPLATE], parts.names[key])):
@@ -269,25 +269,70 @@ def _consensus(
         # budget by itself is never cut, and needs no look at its elements page by page.
         if tally.boilerplate + tally.content > MAX_CUT_SHARE * region_chars:
             continue
-        fresh = [[i for i in elements[keys == key].tolist() if not _inside(i, covered[k], pages[k])]
-                 for k, (keys, elements) in enumerate(found)]
-        # A part around parts already cut (a sidebar's wrapper) cuts only the text they left.
-        inner = [{c for c in covered[k] if any(i < c <= pages[k].index.end[i] for i in nodes)} for k, nodes in enumerate(fresh)]
-        size = sum(_chars(page_parts, nodes) - _chars(page_parts, within) for page_parts, nodes, within in zip(parts.pages, fresh, inner))
+        fresh, inner = cut.fresh(key)
+        size = cut.chars(fresh) - cut.chars(inner)
         if size <= 0 or cut_chars + size > MAX_CUT_SHARE * region_chars:
             continue
         chosen.append(parts.names[key])
         cut_chars += size
-        for k, nodes in enumerate(fresh):
-            covered[k] -= inner[k]
-            covered[k].update(nodes)
-    return chosen, covered
+        cut.add(fresh, inner)
+    return chosen, cut.covered()
 
 
-def _chars(page_parts: _PageParts, elements: Iterable[int]) -> int:
-    """Characters of text, labelled either way, in the subtrees of ``elements`` (disjoint)."""
-    rows = np.fromiter(elements, dtype=np.int64)
-    return int(page_parts.totals(rows)[:, [_BOILERPLATE, _CONTENT]].sum()) if len(rows) else 0
+class _Cut:
+    """The elements the chosen exclusions cut, on all the sample pages at once: each page's
+    elements numbered after the previous page's, so that one array operation answers for
+    every page (a part is tried on every page for each of thousands of keys)."""
+
+    def __init__(self, offsets: np.ndarray, end: np.ndarray, chars: np.ndarray, key: np.ndarray, element: np.ndarray) -> None:
+        self.offsets = offsets  # where each page's elements start
+        self.end = end  # per element: the last element of its subtree
+        self.running = chars  # running sum of labelled characters (either way), one entry ahead
+        self.key, self.element = key, element  # the regions' parts, sorted by key, each key's in order
+        self.under = np.zeros(len(end), dtype=bool)  # in or under a cut element
+        self.roots = np.zeros(0, dtype=np.int64)  # the cut elements, sorted
+
+    @staticmethod
+    def of(pages: Sequence[_PageParts], found: Sequence[tuple[np.ndarray, np.ndarray]]) -> _Cut:
+        sizes = [len(page.end) for page in pages]
+        offsets = np.concatenate(([0], np.cumsum(sizes)))
+        end = np.concatenate([page.end + offset for page, offset in zip(pages, offsets.tolist())])
+        own = np.concatenate([np.diff(page.sums[:, _BOILERPLATE] + page.sums[:, _CONTENT]) for page in pages])
+        keys = np.concatenate([keys for keys, _ in found])
+        elements = np.concatenate([elements + offset for (_, elements), offset in zip(found, offsets.tolist())])
+        order = np.argsort(keys, kind="stable")  # pages in order, each page's elements in document order
+        return _Cut(offsets, end, np.concatenate(([0], np.cumsum(own))), keys[order], elements[order])
+
+    def fresh(self, key: int) -> tuple[np.ndarray, np.ndarray]:
+        """The part's elements not under a cut one, and the cut elements inside those (a sidebar's
+        wrapper around parts already cut cuts only the text they left)."""
+        lo, hi = np.searchsorted(self.key, [key, key + 1]).tolist()
+        elements = self.element[lo:hi]
+        fresh = elements[~self.under[elements]]
+        if not len(self.roots) or not len(fresh):
+            return fresh, self.roots[:0]
+        # The fresh elements are disjoint subtrees in order: the only one that can hold a cut
+        # element is the last that starts before it.
+        before = np.searchsorted(fresh, self.roots) - 1
+        holder = fresh[np.maximum(before, 0)]
+        return fresh, self.roots[(before >= 0) & (self.roots <= self.end[holder])]
+
+    def chars(self, elements: np.ndarray) -> int:
+        """Characters of text, labelled either way, in the subtrees of ``elements`` (disjoint)."""
+        return int((self.running[self.end[elements] + 1] - self.running[elements]).sum())
+
+    def add(self, fresh: np.ndarray, inner: np.ndarray) -> None:
+        for i in fresh.tolist():
+            self.under[i : self.end[i] + 1] = True
+        self.roots = np.union1d(np.setdiff1d(self.roots, inner), fresh)
+
+    def covered(self) -> list[set[int]]:
+        """The cut elements of each page, numbered in its page index."""
+        page = np.searchsorted(self.offsets, self.roots, side="right") - 1
+        covered: list[set[int]] = [set() for _ in range(len(self.offsets) - 1)]
+        for k, i in zip(page.tolist(), (self.roots - self.offsets[page]).tolist()):
+            covered[k].add(i)
+        return covered
 
 
 def classifier_agrees(
@@ -504,16 +549,6 @@ def _linked(page: ScoredPage) -> np.ndarray:
     for i, element in enumerate(page.index.elements):  # parents come first (document order)
         linked.append(element.tag == "a" or (i > 0 and linked[parent[i]]))
     return np.asarray(linked, dtype=bool)
-
-
-def _inside(node: int, covered: set[int], page: ScoredPage) -> bool:
-    parent = page.index.parent
-    i = node
-    while i >= 0:
-        if i in covered:
-            return True
-        i = parent[i]
-    return False
 
 
 def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[int]]:
