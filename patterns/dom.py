@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
@@ -110,20 +111,32 @@ def xpath_literal(value: str) -> str | None:
     return None
 
 
-def element_steps(element: etree._Element) -> list[str]:
+def element_steps(element: etree._Element) -> tuple[str, ...]:
     """XPath steps that select ``element`` by its tag and each identifying attribute."""
     tag = element.tag
+    if not isinstance(tag, str) or not element.attrib:
+        return ()
+    return _steps(tag, *map(element.get, IDENTIFYING_ATTRIBUTES))[0]
+
+
+# A page's elements share a few dozen (tag, attributes) combinations: their steps are
+# written once (learning indexes every element of every sample page).
+@functools.lru_cache(maxsize=1 << 14)
+def _steps(tag: str, *values: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The steps of an element with ``tag`` and IDENTIFYING_ATTRIBUTES ``values``, and those of
+    them an anchored path may start from (exact values: no token test)."""
     steps: list[str] = []
     if not _XPATH_NAME.match(tag):
-        return steps
-    for name in IDENTIFYING_ATTRIBUTES:
-        value = element.get(name)
+        return (), ()
+    anchors: list[str] = []
+    for name, value in zip(IDENTIFYING_ATTRIBUTES, values):
         if not value or not value.strip() or len(value) > 120:
             continue
         literal = xpath_literal(value)
         if literal is None:
             continue
-        steps.append(f"{tag}[@{name}={literal}]")
+        anchors.append(f"{tag}[@{name}={literal}]")
+        steps.append(anchors[-1])
         if name == "class":
             # Every token, even of a one-token class: the token step must select every
             # element that carries the token, or the page index and XPath disagree.
@@ -132,7 +145,7 @@ def element_steps(element: etree._Element) -> list[str]:
                 for token in dict.fromkeys(value.split())
                 if "'" not in token
             )
-    return steps
+    return tuple(steps), tuple(anchors)
 
 
 def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
@@ -140,14 +153,17 @@ def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
     identifying attribute, and anchored paths from attributed ancestors close by."""
     elements, parent = index.elements, index.parent
     add = keys.setdefault  # called some 3,000 times a page: learning's hottest loop
-    anchor_steps: list[list[str]] = []
+    names: list[str | None] = []  # each element's tag, None where XPath cannot name it
+    anchor_steps: list[tuple[str, ...]] = []
     for i, element in enumerate(elements):
         tag = element.tag
         if not _XPATH_NAME.match(tag):
-            anchor_steps.append([])
+            names.append(None)
+            anchor_steps.append(())
             continue
-        steps = element_steps(element) if element.attrib else []
-        anchor_steps.append([s for s in steps if "contains(" not in s])
+        names.append(tag)
+        steps, anchors = _steps(tag, *map(element.get, IDENTIFYING_ATTRIBUTES)) if element.attrib else ((), ())
+        anchor_steps.append(anchors)
         add(f"//{tag}", []).append(i)
         for step in steps:
             add(f"//{step}", []).append(i)
@@ -159,9 +175,10 @@ def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
                 break
             for step in anchor_steps[up]:
                 add(f"//{step}/{path}", []).append(i)
-            if not _XPATH_NAME.match(elements[up].tag):
+            above = names[up]
+            if above is None:
                 break
-            path = f"{elements[up].tag}/{path}"
+            path = f"{above}/{path}"
             up = parent[up]
 
 
