@@ -15,6 +15,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -48,16 +49,37 @@ _NAMED = etree.XPath(".//*[@id or @class]")
 _NUMBERED = re.compile(r"\d")
 
 
+@dataclass(frozen=True, slots=True)
+class CommentNamed:
+    """A page's elements whose id or class names a comment thread, in document order, each with
+    its naming steps: found once per sample page (learning asks for the regions J x U chose,
+    then for the final ones), by a look at every element's id and class."""
+
+    elements: tuple[tuple[etree._Element, tuple[str, ...]], ...]
+
+    @staticmethod
+    def of(root: etree._Element) -> CommentNamed:
+        body = root.find("body")
+        found = []
+        for element in _NAMED(body) if body is not None else ():
+            if _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
+                named = tuple(s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1]))
+                if named:
+                    found.append((element, named))
+        return CommentNamed(tuple(found))
+
+
 def learn_comments(
-    pages: Sequence[tuple[etree._Element, Sequence[etree._Element]]], labels: Sequence[PageLabels] | None = None
+    pages: Sequence[tuple[CommentNamed, Sequence[etree._Element]]], labels: Sequence[PageLabels] | None = None
 ) -> tuple[str, ...]:
     """XPaths (one step each, ``//div[@id='comments']``) of the site's comment containers, the
     thread (the one holding the most text over the sample) first; () when the sample has none.
 
-    :param pages: each sample page's parsed tree and its article region's elements.
+    :param pages: each sample page's comment-named elements (``CommentNamed.of(root)``) and its
+        article region's elements.
     :param labels: the classifier's labels on each of those pages, when it is trusted on the site.
     """
-    found = [_containers(root, region) for root, region in pages]
+    found = [_containers(named, region) for named, region in pages]
     pages_with: Counter[str] = Counter()
     holders: Counter[str] = Counter()
     for containers in found:
@@ -97,34 +119,26 @@ def _rejected_shares(containers: Sequence[etree._Element], labels: PageLabels) -
     return {element: rejected[element] / total[element] if total[element] else 0.0 for element in containers}
 
 
-def _containers(root: etree._Element, region: Sequence[etree._Element]) -> list[tuple[etree._Element, int, list[str]]]:
+def _containers(named: CommentNamed, region: Sequence[etree._Element]) -> list[tuple[etree._Element, int, tuple[str, ...]]]:
     """The page's outermost comment-named elements, each with the characters of text it holds and its naming steps.
 
     A broad pattern (``//td[@class='content']/div``) selects the article and each comment
     beside it: a region node holding less than half of the region's text is a container too.
     """
-    body = root.find("body")
-    if body is None:
-        return []
     around = {a for node in region for a in node.iterancestors()}
     if len(region) == 1:
         around.add(region[0])
     region_chars = sum(_chars(node) for node in region) if len(region) > 1 else 0
-    containers: list[tuple[etree._Element, int, list[str]]] = []
+    containers: list[tuple[etree._Element, int, tuple[str, ...]]] = []
     chosen: list[etree._Element] = []
-    for element in _NAMED(body):
-        if not _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
-            continue
+    for element, steps in named.elements:
         if element in around or any(c in chosen for c in element.iterancestors()):
-            continue
-        named = [s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1])]
-        if not named:
             continue
         length = _chars(element)
         if length < MIN_COMMENT_CHARS or (element in region and 2 * length > region_chars):
             continue
         chosen.append(element)
-        containers.append((element, length, named))
+        containers.append((element, length, steps))
     return containers
 
 

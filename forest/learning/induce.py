@@ -16,7 +16,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.html import meta_content, page_title, parse_shown
-from forest.learning.comments import COMMENT_SECTIONS, comments_named_so, inside_regions, learn_comments
+from forest.learning.comments import COMMENT_SECTIONS, CommentNamed, comments_named_so, inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
@@ -132,6 +132,7 @@ class Inducer:
             notes.extend(disagreements(choice, used))
             labels: list[PageLabels] = []
             parts: SampleParts | None = None
+            named: list[CommentNamed] = []
             if settings.classifier:
                 # The classifier's labels on every sample page, once: they choose among the
                 # regions J x U finds and teach the site's cleanup (forest.learning.consensus).
@@ -141,8 +142,8 @@ class Inducer:
                          for k, j in enumerate(choice.assignment)]
                 # A comment thread is cut whatever the classifier says, and it holds the article's
                 # keywords densely (readers discuss it): it is no evidence against the classifier.
-                threads = learn_comments([(scored[k].index.elements[0].getroottree().getroot(),
-                                           [scored[k].index.elements[i] for i in region])
+                named = [CommentNamed.of(page.index.elements[0].getroottree().getroot()) for page in scored]
+                threads = learn_comments([(named[k], [scored[k].index.elements[i] for i in region])
                                           for k, region in enumerate(first) if region])
                 agrees, why = classifier_agrees(scored, first, labels, ignore=threads)
                 if agrees:
@@ -171,8 +172,9 @@ class Inducer:
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
             # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
-            threads = learn_comments([(scored[k].index.elements[0].getroottree().getroot(), region)
-                                      for k, region in zip(explained, sample_regions)],
+            if not named:
+                named = [CommentNamed.of(page.index.elements[0].getroottree().getroot()) for page in scored]
+            threads = learn_comments([(named[k], region) for k, region in zip(explained, sample_regions)],
                                      [labels[k] for k in explained] if labels else None)
             comments = threads[0] if threads else ""
             exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))

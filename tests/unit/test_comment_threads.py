@@ -10,7 +10,7 @@ from lxml import html as lxml_html
 from forest import region
 from forest.config import Settings
 from forest.extraction import extract
-from forest.learning.comments import COMMENT_SECTIONS, comments_named_so, learn_comments
+from forest.learning.comments import COMMENT_SECTIONS, CommentNamed, comments_named_so, learn_comments
 from forest.learning.induce import Inducer
 from forest.model import Page
 from forest.wrapper import Wrapper
@@ -48,11 +48,15 @@ def _tree(i: int) -> lxml_html.HtmlElement:
     return lxml_html.document_fromstring(_page(i)[0])
 
 
+def _named(pages: list[tuple[lxml_html.HtmlElement, list[lxml_html.HtmlElement]]]) -> list[tuple[CommentNamed, list[lxml_html.HtmlElement]]]:
+    return [(CommentNamed.of(root), region) for root, region in pages]
+
+
 def test_every_recurring_comment_container_is_learned_the_thread_first() -> None:
     pages = [(root, root.xpath("//div[@id='post']/p")) for root in map(_tree, range(4))]
     # The list holds the most text: it is the thread extraction reads; the reply form is cut too.
     # A "responsive" layout class does not name a comment container.
-    assert learn_comments(pages) == ("//div[@id='comments']", "//div[@id='respond']")
+    assert learn_comments(_named(pages)) == ("//div[@id='comments']", "//div[@id='respond']")
 
 
 def test_a_container_on_one_page_only_is_not_the_sites() -> None:
@@ -60,7 +64,7 @@ def test_a_container_on_one_page_only_is_not_the_sites() -> None:
     for root, _ in pages[1:]:
         for element in root.xpath("//div[@id='respond']"):
             element.getparent().remove(element)
-    assert learn_comments(pages) == ("//div[@id='comments']",)
+    assert learn_comments(_named(pages)) == ("//div[@id='comments']",)
 
 
 def test_the_thread_is_cut_even_when_it_outweighs_the_article() -> None:
@@ -128,7 +132,7 @@ def test_comments_a_broad_pattern_selects_beside_the_article_are_learned_and_lef
     xpath = "//td[@class='content']/div"
     pages = [(root, root.xpath(xpath)) for root in (lxml_html.document_fromstring(_beside(i)[0]) for i in range(4))]
     thread = "//div[contains(concat(' ', normalize-space(@class), ' '), ' commentbody ')]"
-    assert learn_comments(pages) == (thread,)
+    assert learn_comments(_named(pages)) == (thread,)
     html, said = _beside(9)
     wrapper = Wrapper(SITE, (Pattern(xpath, 1.0, 1, 3, terms=100),), comments=thread)
     nodes, blocks = region.select(lxml_html.document_fromstring(html), wrapper, xpath)
