@@ -214,7 +214,7 @@ class Inducer:
         )
         if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.
-            self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [s.page.html for s in samples], settings))
+            self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [(s.page.html, s.root) for s in samples], settings))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
 

@@ -13,10 +13,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from lxml import etree
+
 from forest.config import Settings
 from forest.extraction import extract, extract_span
 from forest.extraction.span import BODY_TAG
-from forest.html import parse_html
 from forest.model import Article
 from forest.region import outermost
 from forest.wrapper import Wrapper
@@ -33,8 +34,10 @@ _MARKER = re.compile(
 NO_SPAN = ("", "")
 
 
-def learn_span(wrapper: Wrapper, texts: Sequence[str], settings: Settings | None = None) -> tuple[str, str]:
+def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element]], settings: Settings | None = None) -> tuple[str, str]:
     """The tightest span found whose article is the whole page's on every sample page the main pattern fits.
+
+    :param pages: each sample page's source and its tree as learning parsed it.
 
     The start marker is the deepest element around the article that every page writes alike
     and once ('' for the page's ``<body>`` when none is); the end marker the first after it that
@@ -43,26 +46,26 @@ def learn_span(wrapper: Wrapper, texts: Sequence[str], settings: Settings | None
     """
     settings = replace(settings or Settings(), html=False, comments=False)
     whole = replace(wrapper, span=NO_SPAN)
-    pages: list[tuple[str, tuple[object, ...]]] = []
+    fitting: list[tuple[str, tuple[object, ...]]] = []
     around: list[set[tuple[str, str, str]]] = []
     one_node = True
-    for text in texts:
+    for text, root in pages:
         article = extract(whole, text, settings=settings)
         if article.method == "wrapper" and article.pattern == wrapper.main.xpath:
-            pages.append((text, _output(article)))
-            names, nodes = _around(text, wrapper.main.xpath, settings)
+            fitting.append((text, _output(article)))
+            names, nodes = _around(root, wrapper.main.xpath)
             around.append(names)
             one_node = one_node and nodes == 1
-    if len(pages) < 2:
+    if len(fitting) < 2:
         return NO_SPAN
-    markers = _common_markers([text for text, _ in pages])
+    markers = _common_markers([text for text, _ in fitting])
 
     def keeps(span: tuple[str, str]) -> bool:
         candidate = replace(wrapper, span=span)
-        for k, (text, expected) in enumerate(pages):
+        for k, (text, expected) in enumerate(fitting):
             article = extract_span(candidate, text, settings=settings)
             if article is None or _output(article) != expected:
-                pages.insert(0, pages.pop(k))  # the page a span fails on is the likeliest to fail the next one
+                fitting.insert(0, fitting.pop(k))  # the page a span fails on is the likeliest to fail the next one
                 return False
         return True
 
@@ -75,10 +78,9 @@ def learn_span(wrapper: Wrapper, texts: Sequence[str], settings: Settings | None
     return head, markers[end] if end is not None else ""
 
 
-def _around(text: str, xpath: str, settings: Settings) -> tuple[set[tuple[str, str, str]], int]:
+def _around(root: etree._Element, xpath: str) -> tuple[set[tuple[str, str, str]], int]:
     """(tag, attribute, value) of the id and class attributes of the elements around the region's
     first node, itself included; and the region's number of nodes."""
-    root = parse_html(text, max_bytes=settings.max_page_bytes)
     nodes = outermost(compiled(xpath)(root))
     names: set[tuple[str, str, str]] = set()
     for element in [nodes[0], *nodes[0].iterancestors()] if nodes else []:
