@@ -138,16 +138,17 @@ def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element
 
 
 def _short(body: etree._Element, limit: float) -> list[etree._Element]:
-    """The elements of ``body`` with at most ``limit`` characters of text (spaces aside), in document order.
+    """The elements of ``body`` with some text but at most ``limit`` characters of it (spaces aside), in document order.
 
     Reading every element's text is quadratic in the page's depth; a headline or a byline is
-    short, and the sizes of all the subtrees cost one walk.
+    short, and the sizes of all the subtrees cost one walk.  An element without text (an image,
+    a break, a wrapper of images) matches no value: learning reads the text of those it keeps.
     """
     elements = list(body.iter(etree.Element))
     size: dict[etree._Element, int] = {}
     for element in reversed(elements):
         size[element] = _solid(element.text) + sum(size.get(child, 0) + _solid(child.tail) for child in element)
-    return [element for element in elements if size[element] <= limit]
+    return [element for element in elements if 0 < size[element] <= limit]
 
 
 def _solid(text: str | None) -> int:
