@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
 from itertools import accumulate
 from collections.abc import Sequence
@@ -47,14 +48,16 @@ def boilerplate_subpatterns(
     for _ in range(max_exclusions):
         sums = [_prefix_sums(page, mask) for page, mask in zip(pages, excluded)]
         base = [_region_total(page, region, s) for page, region, s in zip(pages, regions, sums)]
-        base_score = sum(informativeness(x, n - x, p.total_x, p.total_y) for p, (x, n) in zip(pages, base))
+        scores = [informativeness(x, n - x, p.total_x, p.total_y) for p, (x, n) in zip(pages, base)]
+        base_score = sum(scores)
         if base_score <= 0:
             break
+        all_x, all_n = sum(x for x, _ in base), sum(n for _, n in base)
         best_gain, best_key = 0.0, None
         for key in candidates:
             gain = 0.0
             total_cut_x = total_cut_n = 0
-            for page, nodes, (prefix_x, prefix_n), (x, n) in zip(pages, placed[key], sums, base):
+            for page, nodes, (prefix_x, prefix_n), (x, n), score in zip(pages, placed[key], sums, base, scores):
                 if not nodes:
                     continue
                 end = page.index.end
@@ -63,9 +66,9 @@ def boilerplate_subpatterns(
                 total_cut_x += cut_x
                 total_cut_n += cut_n
                 gain += informativeness(x - cut_x, n - x - cut_n + cut_x, page.total_x, page.total_y)
-                gain -= informativeness(x, n - x, page.total_x, page.total_y)
-            rest_x = sum(x for x, _ in base) - total_cut_x
-            rest_n = sum(n for _, n in base) - total_cut_n
+                gain -= score
+            rest_x = all_x - total_cut_x
+            rest_n = all_n - total_cut_n
             sparse = rest_n > 0 and total_cut_x * rest_n <= MAX_CUT_DENSITY * rest_x * total_cut_n
             if gain > best_gain and sparse:
                 best_gain, best_key = gain, key
@@ -80,6 +83,7 @@ def boilerplate_subpatterns(
     return chosen
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every key of every sample page, several times per learning
 def is_single_step(key: str) -> bool:
     """Whether ``key`` is one attributed step (``//div[@class='x']``): only then does
     ``.//div[@class='x']`` select the same elements inside a region as the key does on
