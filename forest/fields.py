@@ -167,6 +167,7 @@ def _best_key(pages: Sequence[tuple[etree._Element, set[etree._Element]]]) -> st
     """The candidate XPath right on most pages; ties go to one that selects a single element,
     then one with attributes (more stable than a bare tag), then the shorter."""
     candidates = dict.fromkeys(key for _, found in pages for element in found for key in _keys(element))
+    needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
     best: tuple[tuple[int, int, int, int], str] | None = None
     for key in candidates:
         try:
@@ -174,19 +175,18 @@ def _best_key(pages: Sequence[tuple[etree._Element, set[etree._Element]]]) -> st
         except etree.XPathError:
             continue
         right = single = 0
-        for root, found in pages:
+        for k, (root, found) in enumerate(pages):
+            if right + len(pages) - k < max(needed, best[0][0] if best else 0):
+                break  # right on every page left, it still ranks below the best or is too rare (learning time)
             result = compiled(root)
             selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
             if selected and selected[0] in found:
                 right += 1
                 single += len(selected) == 1
         rank = (right, single, int("@" in key), -len(key))
-        if best is None or rank > best[0]:
+        if right >= needed and (best is None or rank > best[0]):
             best = (rank, key)
-    needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
-    if best is None or best[0][0] < needed:
-        return None
-    return best[1]
+    return best[1] if best else None
 
 
 def _keys(element: etree._Element) -> Iterator[str]:
