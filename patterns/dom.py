@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
 
@@ -97,7 +98,7 @@ def index_page(body: etree._Element, *, with_keys: bool = True, paths: bool = Fa
             for i, key in _path_keys(page):
                 keys.setdefault(key, []).append(i)
         else:
-            _structural_keys(page, keys)
+            keys = _structural_keys(page)
         page.keys = keys
     return page
 
@@ -148,11 +149,19 @@ def _steps(tag: str, *values: str | None) -> tuple[tuple[str, ...], tuple[str, .
     return tuple(steps), tuple(anchors)
 
 
-def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
-    """Add each element's keys to ``keys`` (key -> elements, in document order): its tag, a step per
-    identifying attribute, and anchored paths from attributed ancestors close by."""
+@functools.lru_cache(maxsize=1 << 14)
+def _own_keys(tag: str, *values: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An element's own keys (its tag, its steps) and its anchor steps, as :func:`_steps`."""
+    steps, anchors = _steps(tag, *values)
+    return (f"//{tag}", *(f"//{step}" for step in steps)), anchors
+
+
+def _structural_keys(index: PageIndex) -> dict[str, list[int]]:
+    """Each element's keys (key -> elements, in document order): its tag, a step per identifying
+    attribute, and anchored paths from attributed ancestors close by."""
     elements, parent = index.elements, index.parent
-    add = keys.setdefault  # called some 3,000 times a page: learning's hottest loop
+    # Some 3,000 keys a page, learning's hottest loop: a defaultdict makes no list for a key it has.
+    keys: defaultdict[str, list[int]] = defaultdict(list)
     names: list[str | None] = []  # each element's tag, None where XPath cannot name it
     anchor_steps: list[tuple[str, ...]] = []
     for i, element in enumerate(elements):
@@ -162,11 +171,10 @@ def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
             anchor_steps.append(())
             continue
         names.append(tag)
-        steps, anchors = _steps(tag, *map(element.get, IDENTIFYING_ATTRIBUTES)) if element.attrib else ((), ())
+        own, anchors = _own_keys(tag, *map(element.get, IDENTIFYING_ATTRIBUTES)) if element.attrib else _own_keys(tag)
         anchor_steps.append(anchors)
-        add(f"//{tag}", []).append(i)
-        for step in steps:
-            add(f"//{step}", []).append(i)
+        for key in own:
+            keys[key].append(i)
         # Anchored paths: //div[@id='story']/div/p for every attributed ancestor close by.
         path = tag
         up = parent[i]
@@ -174,12 +182,13 @@ def _structural_keys(index: PageIndex, keys: dict[str, list[int]]) -> None:
             if up < 0:
                 break
             for step in anchor_steps[up]:
-                add(f"//{step}/{path}", []).append(i)
+                keys[f"//{step}/{path}"].append(i)
             above = names[up]
             if above is None:
                 break
             path = f"{above}/{path}"
             up = parent[up]
+    return dict(keys)
 
 
 def _path_keys(index: PageIndex) -> Iterator[tuple[int, str]]:
