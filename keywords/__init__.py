@@ -3,7 +3,7 @@
 from keywords.meta import metadata_keywords
 from keywords.model import Keywords, Metadata
 from keywords.stopwords import STOPWORDS, detect_language, stopwords_for
-from keywords.tfidf import tfidf_keywords
+from keywords.tfidf import tfidf_keywords, tfidf_terms
 from keywords.tokenize import tokenize
 
 __all__ = [
@@ -14,5 +14,6 @@ __all__ = [
     "metadata_keywords",
     "stopwords_for",
     "tfidf_keywords",
+    "tfidf_terms",
     "tokenize",
 ]

@@ -38,7 +38,17 @@ def tfidf_keywords(texts: Sequence[str], k: int = 20) -> list[Keywords]:
     if isinstance(texts, str):
         # A str is a Sequence[str] of characters: almost certainly a caller's mistake.
         raise TypeError("texts must be a sequence of strings, not a single string")
-    tokenized = [tokenize(text) for text in texts]
+    return tfidf_terms([tokenize(text) for text in texts], k=k)
+
+
+def tfidf_terms(tokenized: Sequence[list[str]], k: int = 20) -> list[Keywords]:
+    """:func:`tfidf_keywords` of texts already split by :func:`keywords.tokenize.tokenize`
+    (a page index holds its pages' terms: learning need not join and split them again).
+
+    :raises ValueError: if ``k`` < 1.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
     if not any(tokenized):
         # TfidfVectorizer refuses an empty vocabulary; there is nothing to rank anyway.
         return [Keywords((), (), SOURCE) for _ in tokenized]
@@ -65,7 +75,7 @@ def tfidf_keywords(texts: Sequence[str], k: int = 20) -> list[Keywords]:
     )
     matrix = vectorizer.fit_transform(tokenized).tocsr()
     vocabulary: list[str] = vectorizer.get_feature_names_out().tolist()
-    n_docs = len(texts)
+    n_docs = len(tokenized)
     # Document frequency: every stored value is non-zero (tf >= 1 and idf >= 1).
     df = np.bincount(matrix.indices, minlength=len(vocabulary))
     # With smooth idf a term in every document still gets idf = 1, not 0, so the paper's

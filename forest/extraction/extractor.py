@@ -29,7 +29,7 @@ from forest.model import Article
 from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
 from forest.xpaths import compiled
-from keywords.tfidf import tfidf_keywords
+from keywords.tfidf import tfidf_terms
 from patterns.dom import index_page
 from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
@@ -309,8 +309,7 @@ def _best_single_page_region(root: etree._Element, settings: Settings) -> list[e
     if body is None:
         return []
     index = index_page(body, with_keys=False)
-    text = " ".join(t for terms in index.terms for t in terms)
-    page = score_page(index, tfidf_keywords([text], k=settings.n_keywords)[0])
+    page = score_page(index, tfidf_terms([[t for terms in index.terms for t in terms]], k=settings.n_keywords)[0])
     candidates = candidate_nodes(page)
     if not candidates:
         return []

@@ -30,7 +30,7 @@ from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
 from keywords.model import Metadata
-from keywords.tfidf import tfidf_keywords
+from keywords.tfidf import tfidf_terms
 from keywords.tokenize import tokenize
 from patterns.choose import Choice, choose, disagreements
 from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page
@@ -254,8 +254,8 @@ def _score(
     """
     source = settings.keywords or "tfidf"
     if source == "tfidf":
-        texts = [" ".join(t for terms in sample.index.terms for t in terms) for sample in samples]
-        found = tfidf_keywords(texts, k=settings.n_keywords) if texts else []
+        terms = [[t for own in sample.index.terms for t in own] for sample in samples]
+        found = tfidf_terms(terms, k=settings.n_keywords) if terms else []
     elif source in ("meta", "feed"):
         found = [metadata_keywords(s.meta, k=settings.n_keywords, source=source) for s in samples]
     else:

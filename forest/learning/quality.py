@@ -11,7 +11,7 @@ from forest.extraction import extract
 from forest.html import parse_shown
 from forest.model import Page
 from forest.wrapper import Wrapper
-from keywords.tfidf import tfidf_keywords
+from keywords.tfidf import tfidf_terms
 from keywords.tokenize import tokenize
 from patterns.dom import index_page
 from patterns.ranking import candidate_nodes, region_score, score_page
@@ -36,9 +36,9 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
         indexed.append((page, index_page(root.find("body"), with_keys=False)))
     if not indexed:
         return 0.0
-    texts = [" ".join(t for terms in index.terms for t in terms) for _, index in indexed]
+    found = tfidf_terms([[t for own in index.terms for t in own] for _, index in indexed], k=settings.n_keywords)
     total = 0.0
-    for (page, index), keywords in zip(indexed, tfidf_keywords(texts, k=settings.n_keywords)):
+    for (page, index), keywords in zip(indexed, found):
         scored = score_page(index, keywords)
         best = max((region_score(scored, [i]) for i in candidate_nodes(scored)), default=0.0)
         article = extract(wrapper, page.html, settings=settings)

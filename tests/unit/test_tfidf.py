@@ -9,7 +9,8 @@ import pytest
 
 from keywords.model import Keywords
 from keywords.stopwords import ALL_STOPWORDS
-from keywords.tfidf import tfidf_keywords
+from keywords.tfidf import tfidf_keywords, tfidf_terms
+from keywords.tokenize import tokenize
 
 TEMPLATE = "Home News Sport Contact Subscribe Privacy Copyright"
 ARTICLES = [
@@ -29,6 +30,12 @@ def test_one_result_per_text_in_order() -> None:
     assert len(results) == len(ARTICLES)
     assert all(isinstance(r, Keywords) and r.source == "tfidf" for r in results)
     assert results[2].terms[0] == "volcano"
+
+
+def test_terms_already_split_give_the_texts_keywords() -> None:
+    # What learning passes: each page's terms from its page index, not its text.
+    texts = [*_sample(), "Café au lait, 2 x 30 ml: 東京 glaciers!"]
+    assert tfidf_terms([tokenize(text) for text in texts], k=5) == tfidf_keywords(texts, k=5)
 
 
 def test_template_words_never_selected() -> None:
