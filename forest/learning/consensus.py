@@ -19,7 +19,7 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate
 
 import numpy as np
 from lxml import etree
@@ -169,15 +169,26 @@ class _PageParts:
         """The page's parts, its keys numbered in ``ids`` (which gains the keys it has not seen)."""
         index = page.index
         parent, end = np.asarray(index.parent, dtype=np.int64), np.asarray(index.end, dtype=np.int64)
-        cuttable = _cuttable(page)
-        sizes = np.fromiter((len(found) for _, _, found in cuttable), dtype=np.int64, count=len(cuttable))
-        names = np.fromiter((ids.setdefault(name, len(ids)) for name, _, _ in cuttable), dtype=np.int64, count=len(cuttable))
-        elements = np.fromiter(chain.from_iterable(found for _, _, found in cuttable), dtype=np.int64, count=int(sizes.sum()))
-        up = np.repeat(np.fromiter((below for _, below, _ in cuttable), dtype=np.int64, count=len(cuttable)), sizes)
+        # One pass over the page's keys (thousands): the cuttable ones, their ids, steps and elements.
+        named: list[int] = []
+        steps: list[int] = []
+        counts: list[int] = []
+        found: list[int] = []
+        for key, nodes in index.keys.items():
+            below = _steps_below_anchor(key)
+            if below is not None:
+                named.append(ids.setdefault(key, len(ids)))
+                steps.append(below)
+                counts.append(len(nodes))
+                found.extend(nodes)
+        sizes = np.asarray(counts, dtype=np.int64)
+        names = np.asarray(named, dtype=np.int64)
+        elements = np.asarray(found, dtype=np.int64)
+        up = np.repeat(np.asarray(steps, dtype=np.int64), sizes)
         anchor = elements.copy()
         for step in range(1, int(up.max(initial=0)) + 1):
             anchor[up >= step] = parent[anchor[up >= step]]
-        base = np.repeat(np.arange(len(cuttable), dtype=np.int64) * (len(end) + 2), sizes)
+        base = np.repeat(np.arange(len(named), dtype=np.int64) * (len(end) + 2), sizes)
         boiler, content = _label_sums(page, labels)
         linked = _linked(page)
         link_terms = np.where(linked, index.n_terms, 0)
@@ -513,11 +524,6 @@ def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], el
             return None
         parents.append([up.pop()])
     return next((xpath for xpath, found in eligible.items() if found == parents), None)
-
-
-def _cuttable(page: ScoredPage) -> list[tuple[str, int, list[int]]]:
-    """The page's pattern keys extraction can cut inside a region, with their steps below the anchor and their elements."""
-    return [(key, steps, found) for key, found in page.index.keys.items() if (steps := _steps_below_anchor(key)) is not None]
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -13,7 +13,7 @@ from forest.classifier.blocks import walk
 from forest.classifier.model import BlockPrediction
 from forest.config import Settings
 from forest.extraction import extract
-from forest.learning.consensus import PageLabels, SampleParts, _cuttable, _PageParts, consensus_exclusions
+from forest.learning.consensus import PageLabels, SampleParts, _PageParts, _steps_below_anchor, consensus_exclusions
 from forest.learning.induce import Inducer, _guarded_choice
 from forest.model import Page
 from forest.service.pages import learn_pages
@@ -327,7 +327,10 @@ def test_parts_inside_a_region_are_each_keys_outermost_matches() -> None:
         keys, elements = parts.outermost([node])
         found = sorted((names[k], e) for k, e in zip(keys.tolist(), elements.tolist()))
         expected = []
-        for key, steps, matched in _cuttable(page):
+        for key, matched in index.keys.items():
+            steps = _steps_below_anchor(key)
+            if steps is None:
+                continue
             inside = [i for i in matched if node < i <= index.end[node] and node < _up(index, i, steps) <= index.end[node]]
             expected.extend((key, i) for i in index.outermost(inside))
         assert found == sorted(expected), index.elements[node].tag
