@@ -126,9 +126,9 @@ def element_steps(element: etree._Element) -> tuple[str, ...]:
 def _steps(tag: str, *values: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The steps of an element with ``tag`` and IDENTIFYING_ATTRIBUTES ``values``, and those of
     them an anchored path may start from (exact values: no token test)."""
-    steps: list[str] = []
     if not _XPATH_NAME.match(tag):
         return (), ()
+    steps: list[str] = []
     anchors: list[str] = []
     for name, value in zip(IDENTIFYING_ATTRIBUTES, values):
         if not value or not value.strip() or len(value) > 120:

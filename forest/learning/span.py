@@ -37,12 +37,12 @@ NO_SPAN = ("", "")
 def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element]], settings: Settings | None = None) -> tuple[str, str]:
     """The tightest span found whose article is the whole page's on every sample page the main pattern fits.
 
-    :param pages: each sample page's source and its tree as learning parsed it.
-
     The start marker is the deepest element around the article that every page writes alike
     and once ('' for the page's ``<body>`` when none is); the end marker the first after it that
     keeps every page's article (a binary search over the markers in page order, each step checked
     on every page), '' for the end of the page.  ('', '') when fewer than two pages fit or no span keeps them all.
+
+    :param pages: each sample page's source and its tree as learning parsed it (read, never changed).
     """
     settings = replace(settings or Settings(), html=False, comments=False)
     whole = replace(wrapper, span=NO_SPAN)
