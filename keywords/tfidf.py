@@ -33,8 +33,6 @@ def tfidf_keywords(texts: Sequence[str], k: int = 20) -> list[Keywords]:
     :raises ValueError: if ``k`` < 1.
     :raises TypeError: if ``texts`` is a single string rather than a sequence of them.
     """
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
     if isinstance(texts, str):
         # A str is a Sequence[str] of characters: almost certainly a caller's mistake.
         raise TypeError("texts must be a sequence of strings, not a single string")

@@ -52,6 +52,10 @@ class PageIndex:
             sums[parent[i]] += sums[i]
         return sums
 
+    def page_terms(self) -> list[str]:
+        """All the page's terms in document order: what keyword selection reads (keywords.tfidf.tfidf_terms)."""
+        return [t for terms in self.terms for t in terms]
+
     def keyword_counts(self, keywords: frozenset[str]) -> list[int]:
         """Occurrences of ``keywords`` among each element's own terms."""
         return [sum(1 for t in terms if t in keywords) if terms else 0 for terms in self.terms]

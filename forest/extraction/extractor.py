@@ -309,7 +309,7 @@ def _best_single_page_region(root: etree._Element, settings: Settings) -> list[e
     if body is None:
         return []
     index = index_page(body, with_keys=False)
-    page = score_page(index, tfidf_terms([[t for terms in index.terms for t in terms]], k=settings.n_keywords)[0])
+    page = score_page(index, tfidf_terms([index.page_terms()], k=settings.n_keywords)[0])
     candidates = candidate_nodes(page)
     if not candidates:
         return []

@@ -132,7 +132,8 @@ class Inducer:
             notes.extend(disagreements(choice, used))
             labels: list[PageLabels] = []
             parts: SampleParts | None = None
-            named: list[CommentNamed] = []
+            # Each page's comment-named elements, for the threads around the first regions and the final ones.
+            named = [CommentNamed.of(page.index.elements[0].getroottree().getroot()) for page in scored]
             if settings.classifier:
                 # The classifier's labels on every sample page, once: they choose among the
                 # regions J x U finds and teach the site's cleanup (forest.learning.consensus).
@@ -142,7 +143,6 @@ class Inducer:
                          for k, j in enumerate(choice.assignment)]
                 # A comment thread is cut whatever the classifier says, and it holds the article's
                 # keywords densely (readers discuss it): it is no evidence against the classifier.
-                named = [CommentNamed.of(page.index.elements[0].getroottree().getroot()) for page in scored]
                 threads = learn_comments([(named[k], [scored[k].index.elements[i] for i in region])
                                           for k, region in enumerate(first) if region])
                 agrees, why = classifier_agrees(scored, first, labels, ignore=threads)
@@ -172,8 +172,6 @@ class Inducer:
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
             # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
-            if not named:
-                named = [CommentNamed.of(page.index.elements[0].getroottree().getroot()) for page in scored]
             threads = learn_comments([(named[k], region) for k, region in zip(explained, sample_regions)],
                                      [labels[k] for k in explained] if labels else None)
             comments = threads[0] if threads else ""
@@ -254,7 +252,7 @@ def _score(
     """
     source = settings.keywords or "tfidf"
     if source == "tfidf":
-        terms = [[t for own in sample.index.terms for t in own] for sample in samples]
+        terms = [sample.index.page_terms() for sample in samples]
         found = tfidf_terms(terms, k=settings.n_keywords) if terms else []
     elif source in ("meta", "feed"):
         found = [metadata_keywords(s.meta, k=settings.n_keywords, source=source) for s in samples]

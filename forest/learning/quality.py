@@ -36,7 +36,7 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
         indexed.append((page, index_page(root.find("body"), with_keys=False)))
     if not indexed:
         return 0.0
-    found = tfidf_terms([[t for own in index.terms for t in own] for _, index in indexed], k=settings.n_keywords)
+    found = tfidf_terms([index.page_terms() for _, index in indexed], k=settings.n_keywords)
     total = 0.0
     for (page, index), keywords in zip(indexed, found):
         scored = score_page(index, keywords)
