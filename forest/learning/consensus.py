@@ -89,23 +89,6 @@ MAX_CLEANED = 5
 MIN_KEYWORD_SHARE = 0.3
 
 
-@dataclass(slots=True)
-class Tally:
-    """What the classifier said about one sub-structure over the sample pages."""
-
-    pages: int = 0
-    boilerplate: int = 0  # characters of text labelled boilerplate
-    content: int = 0
-    keywords: int = 0  # keyword occurrences (FOREST's evidence)
-    terms: int = 0
-    link_terms: int = 0  # terms of its link text
-
-    @property
-    def boilerplate_share(self) -> float:
-        total = self.boilerplate + self.content
-        return self.boilerplate / total if total else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class PageLabels:
     """One sample page's classifier labels: each block's text, the block-level element owning it, and its label."""
@@ -261,25 +244,14 @@ def _consensus(
         for column, values in enumerate(totals.T):
             tallied[:, column] += np.bincount(keys, weights=values, minlength=n_keys).astype(np.int64)
     region_chars = int(region_total[_BOILERPLATE] + region_total[_CONTENT])
-    region_keywords, region_terms = int(region_total[_KEYWORDS]), int(region_total[_TERMS])
-    cut = _Cut.of(parts.pages, found)
+    cut = _Cut.of(parts.pages, found, n_keys)
     chosen: list[str] = []
     cut_chars = 0
-    candidates = np.flatnonzero(on_pages >= min(MIN_PAGES, len(pages))).tolist()
+    candidates = np.flatnonzero((on_pages >= min(MIN_PAGES, len(pages))) & _cuttable(tallied, region_total, link_lists=link_lists))
     # The parts with the most boilerplate first; a part inside one already cut adds nothing.
-    for key in sorted(candidates, key=lambda key: (-tallied[key, _BOILERPLATE], parts.names[key])):
+    for key in sorted(candidates.tolist(), key=lambda key: (-tallied[key, _BOILERPLATE], parts.names[key])):
         if len(chosen) >= MAX_EXCLUSIONS:
             break
-        tally = Tally(int(on_pages[key]), *tallied[key].tolist())
-        if tally.boilerplate_share < MIN_BOILERPLATE_SHARE:
-            continue
-        rest_terms = region_terms - tally.terms
-        if rest_terms <= 0 or not _sparse(tally, region_keywords - tally.keywords, rest_terms, link_lists=link_lists):
-            continue
-        # A part cuts at least its text less all the text cut already (cut_chars): one over the
-        # budget by itself is never cut, and needs no look at its elements page by page.
-        if tally.boilerplate + tally.content > MAX_CUT_SHARE * region_chars:
-            continue
         fresh, inner = cut.fresh(key)
         size = cut.chars(fresh) - cut.chars(inner)
         if size <= 0 or cut_chars + size > MAX_CUT_SHARE * region_chars:
@@ -295,16 +267,17 @@ class _Cut:
     elements numbered after the previous page's, so that one array operation answers for
     every page (a part is tried on every page for each of thousands of keys)."""
 
-    def __init__(self, offsets: np.ndarray, end: np.ndarray, chars: np.ndarray, key: np.ndarray, element: np.ndarray) -> None:
+    def __init__(self, offsets: np.ndarray, end: np.ndarray, chars: np.ndarray, start: list[int], element: np.ndarray) -> None:
         self.offsets = offsets  # where each page's elements start
         self.end = end  # per element: the last element of its subtree
         self.running = chars  # running sum of labelled characters (either way), one entry ahead
-        self.key, self.element = key, element  # the regions' parts, sorted by key, each key's in order
+        self.element = element  # the regions' parts, sorted by key, each key's in order
+        self.start = start  # per key: where its parts start in ``element`` (and one past the last key)
         self.under = np.zeros(len(end), dtype=bool)  # in or under a cut element
         self.roots = np.zeros(0, dtype=np.int64)  # the cut elements, sorted
 
     @staticmethod
-    def of(pages: Sequence[_PageParts], found: Sequence[tuple[np.ndarray, np.ndarray]]) -> _Cut:
+    def of(pages: Sequence[_PageParts], found: Sequence[tuple[np.ndarray, np.ndarray]], n_keys: int) -> _Cut:
         sizes = [len(page.end) for page in pages]
         offsets = np.concatenate(([0], np.cumsum(sizes)))
         end = np.concatenate([page.end + offset for page, offset in zip(pages, offsets.tolist())])
@@ -312,13 +285,13 @@ class _Cut:
         keys = np.concatenate([keys for keys, _ in found])
         elements = np.concatenate([elements + offset for (_, elements), offset in zip(found, offsets.tolist())])
         order = np.argsort(keys, kind="stable")  # pages in order, each page's elements in document order
-        return _Cut(offsets, end, np.concatenate(([0], np.cumsum(own))), keys[order], elements[order])
+        start = np.searchsorted(keys[order], np.arange(n_keys + 1)).tolist()
+        return _Cut(offsets, end, np.concatenate(([0], np.cumsum(own))), start, elements[order])
 
     def fresh(self, key: int) -> tuple[np.ndarray, np.ndarray]:
         """The part's elements not under a cut one, and the cut elements inside those (a sidebar's
         wrapper around parts already cut cuts only the text they left)."""
-        lo, hi = np.searchsorted(self.key, [key, key + 1]).tolist()
-        elements = self.element[lo:hi]
+        elements = self.element[self.start[key] : self.start[key + 1]]
         fresh = elements[~self.under[elements]]
         if not len(self.roots) or not len(fresh):
             return fresh, self.roots[:0]
@@ -539,13 +512,26 @@ def _steps_below_anchor(key: str) -> int | None:
     return path.count("/") + 1 if "/" not in head.split("[", 1)[0][2:] and "]/" not in head else None
 
 
-def _sparse(tally: Tally, rest_keywords: int, rest_terms: int, *, link_lists: bool = True) -> bool:
-    """Whether the part holds the keywords at most MIN_DENSITY_RATIO times as densely as the rest of the
-    region (FOREST's evidence), or (``link_lists``) is mostly link text: a list of related stories
-    holds the article's keywords in its headlines, and that is no evidence it is the article."""
-    if not tally.terms or (link_lists and tally.link_terms > LINK_LIST_SHARE * tally.terms):
-        return True
-    return tally.keywords * rest_terms <= MIN_DENSITY_RATIO * rest_keywords * tally.terms
+def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool = True) -> np.ndarray:
+    """Per key (a row of ``tallied``, its sums over the sample's regions): whether the part may be cut,
+    whatever is cut already.
+
+    The classifier labels at least MIN_BOILERPLATE_SHARE of its text boilerplate; it holds the
+    keywords at most MIN_DENSITY_RATIO times as densely as the rest of the region (FOREST's
+    evidence), or (``link_lists``) is mostly link text (a list of related stories holds the
+    article's keywords in its headlines, and that is no evidence it is the article); and its text
+    alone is within MAX_CUT_SHARE of the region's.
+    """
+    boilerplate, content, keywords, terms, link_terms = tallied.T
+    chars = boilerplate + content
+    share = np.divide(boilerplate, chars, out=np.zeros(len(chars)), where=chars > 0)
+    rest_terms = region_total[_TERMS] - terms
+    rest_keywords = region_total[_KEYWORDS] - keywords
+    sparse = (terms == 0) | (keywords * rest_terms <= MIN_DENSITY_RATIO * rest_keywords * terms)
+    if link_lists:
+        sparse |= link_terms > LINK_LIST_SHARE * terms
+    region_chars = region_total[_BOILERPLATE] + region_total[_CONTENT]
+    return (share >= MIN_BOILERPLATE_SHARE) & (rest_terms > 0) & sparse & (chars <= MAX_CUT_SHARE * region_chars)
 
 
 def _linked(page: ScoredPage) -> np.ndarray:
