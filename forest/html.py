@@ -137,12 +137,17 @@ def script_shell(root: lxml_html.HtmlElement, data: bytes | str) -> bool:
     return (_NOSCRIPT_BYTES.search(data) if isinstance(data, bytes) else _NOSCRIPT.search(data)) is not None
 
 
-def parse_shown(data: bytes | str, *, max_bytes: int = 10_000_000, source: str | None = None) -> lxml_html.HtmlElement:
+def parse_shown(data: bytes | str, *, max_bytes: int = 10_000_000, source: str | None = None) -> tuple[lxml_html.HtmlElement, bool]:
     """:func:`parse_html`, and a page its scripts fill (:func:`script_shell`) parsed again as a
     browser without scripts shows it: what learning reads.  (Extraction checks a page for it only
-    when its article comes out empty, which spares every other page the walk.)"""
+    when its article comes out empty, which spares every other page the walk.)
+
+    Returns the tree and whether it is the second reading (else it is :func:`parse_html`'s tree).
+    """
     root = parse_html(data, max_bytes=max_bytes, source=source)
-    return parse_html(data, max_bytes=max_bytes, source=source, noscript=True) if script_shell(root, data) else root
+    if script_shell(root, data):
+        return parse_html(data, max_bytes=max_bytes, source=source, noscript=True), True
+    return root, False
 
 
 def without_xml_declaration(text: str) -> str:

@@ -212,7 +212,7 @@ class Inducer:
         )
         if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.
-            self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [(s.page.html, s.root) for s in samples], settings))
+            self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [(s.page.html, s.root, not s.shell) for s in samples], settings))
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
 
@@ -224,6 +224,7 @@ class _Sample:
     root: HtmlElement
     index: PageIndex
     meta: Metadata  # the feed item's, else the page's own title and description
+    shell: bool  # a page its scripts fill, read as a browser without scripts shows it (forest.html.parse_shown)
 
 
 def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], list[tuple[str, str]]]:
@@ -233,13 +234,13 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
     for i, page in enumerate(pages):
         name = page.url or f"page {i + 1}"
         try:
-            root = parse_shown(page.html, max_bytes=settings.max_page_bytes, source=name)
+            root, shell = parse_shown(page.html, max_bytes=settings.max_page_bytes, source=name)
         except ParseError as exc:
             skipped.append((name, str(exc)))
             continue
         meta = page.meta or Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
         index = index_page(root.find("body"), paths=settings.candidates == "paths")
-        samples.append(_Sample(name, page, root, index, meta))
+        samples.append(_Sample(name, page, root, index, meta, shell))
     return samples, skipped
 
 

@@ -30,7 +30,7 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
     indexed = []
     for page in pages:
         try:
-            root = parse_shown(page.html, max_bytes=settings.max_page_bytes)
+            root, _ = parse_shown(page.html, max_bytes=settings.max_page_bytes)
         except ParseError:
             continue
         indexed.append((page, index_page(root.find("body"), with_keys=False)))

@@ -16,7 +16,7 @@ from dataclasses import replace
 from lxml import etree
 
 from forest.config import Settings
-from forest.extraction import extract, extract_span
+from forest.extraction import extract, extract_parsed, extract_span
 from forest.extraction.span import BODY_TAG
 from forest.model import Article
 from forest.region import outermost
@@ -34,7 +34,7 @@ _MARKER = re.compile(
 NO_SPAN = ("", "")
 
 
-def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element]], settings: Settings | None = None) -> tuple[str, str]:
+def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool]], settings: Settings | None = None) -> tuple[str, str]:
     """The tightest span found whose article is the whole page's on every sample page the main pattern fits.
 
     The start marker is the deepest element around the article that every page writes alike
@@ -42,18 +42,20 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element]], se
     keeps every page's article (a binary search over the markers in page order, each step checked
     on every page), '' for the end of the page.  ('', '') when fewer than two pages fit or no span keeps them all.
 
-    :param pages: each sample page's source and its tree as learning parsed it (read, never changed).
+    :param pages: each sample page's source, its tree as learning parsed it, and whether that tree
+        is the one extraction parses (learning's last use of it: the whole page's article is then
+        extracted from it, which may cut parts out of it; otherwise the page is parsed again).
     """
     settings = replace(settings or Settings(), html=False, comments=False)
     whole = replace(wrapper, span=NO_SPAN)
     fitting: list[tuple[str, tuple[object, ...]]] = []
     around: list[set[tuple[str, str, str]]] = []
     one_node = True
-    for text, root in pages:
-        article = extract(whole, text, settings=settings)
+    for text, root, as_extracted in pages:
+        names, nodes = _around(root, wrapper.main.xpath)
+        article = extract_parsed(whole, root, text, settings=settings) if as_extracted else extract(whole, text, settings=settings)
         if article.method == "wrapper" and article.pattern == wrapper.main.xpath:
             fitting.append((text, _output(article)))
-            names, nodes = _around(root, wrapper.main.xpath)
             around.append(names)
             one_node = one_node and nodes == 1
     if len(fitting) < 2:

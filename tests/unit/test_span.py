@@ -11,7 +11,7 @@ from lxml import etree
 from forest.batch.pages import SPAN_MIN_PAGES, learn_site
 from forest.config import Settings
 from forest.errors import StoreError
-from forest.extraction import extract, extract_span
+from forest.extraction import extract, extract_parsed, extract_span
 from forest.extraction.span import cut, holds
 from forest.html import parse_html
 from forest.wrapper import Wrapper
@@ -66,6 +66,13 @@ def test_a_page_is_read_from_its_span_with_the_whole_pages_article(i: int) -> No
     assert from_span is not None and from_span.method == "wrapper"
     assert _same(from_span, extract(wrapper, story(i)))
     assert _same(from_span, extract(replace(wrapper, span=WHOLE), story(i)))
+
+
+@pytest.mark.parametrize("i", [5, 6])
+def test_learning_checks_the_whole_pages_article_on_the_tree_it_parsed(i: int) -> None:
+    # learn_span extracts each sample page from learning's own tree instead of parsing it again.
+    whole = replace(learned(), span=WHOLE)
+    assert _same(extract_parsed(whole, parse_html(story(i)), story(i)), extract(whole, story(i)))
 
 
 def test_a_page_whose_end_marker_sits_inside_its_article_is_read_whole() -> None:
