@@ -96,25 +96,23 @@ def extract(
             return article
         data, declared_charset = text, None
     root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-    return extract_parsed(wrapper, root, data, url=url, settings=settings, declared_charset=declared_charset, classifier=classifier)
+    return _extract_whole(root, wrapper, data, declared_charset, url, settings, classifier)
 
 
-def extract_parsed(
-    wrapper: Wrapper | None,
-    root: etree._Element,
-    data: bytes | str,
-    *,
-    url: str | None = None,
-    settings: Settings | None = None,
-    declared_charset: str | None = None,
-    classifier: TagClassifier | None = None,
-) -> Article:
+def extract_parsed(wrapper: Wrapper | None, root: etree._Element, data: bytes | str, *, settings: Settings | None = None) -> Article:
     """:func:`extract` of the whole page ``data``, given the tree :func:`forest.html.parse_html` made of it.
 
     For a caller that parsed the page already (learning checks its sample pages' articles): the
     tree is the extraction's to change (it may cut the site's exclusions and thread out of it).
     """
-    settings = settings or Settings()
+    return _extract_whole(root, wrapper, data, None, None, settings or Settings(), None)
+
+
+def _extract_whole(
+    root: etree._Element, wrapper: Wrapper | None, data: bytes | str, declared_charset: str | None, url: str | None,
+    settings: Settings, classifier: TagClassifier | None,
+) -> Article:
+    """The article of the whole page ``data``, parsed as ``root``; a page its scripts fill is read again without them."""
     article = _extract_tree(root, wrapper, data, declared_charset, url, settings, classifier)
     if len(article.text.split(None, MIN_CLASSIFIED_WORDS)) < MIN_CLASSIFIED_WORDS and script_shell(root, data):
         # A page its scripts fill shows its content only inside <noscript> (forest.html.script_shell).
