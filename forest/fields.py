@@ -50,11 +50,11 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
     """
     learned: dict[str, str] = {}
     for name in FIELDS:
-        pages: list[tuple[etree._Element, set[etree._Element]]] = []
+        pages: list[tuple[etree._Element, list[etree._Element]]] = []
         for root, meta in samples:
             value = _value(meta, name)
             if value:
-                pages.append((root, set(_matches(root, name, value))))
+                pages.append((root, _matches(root, name, value)))
         if not any(found for _, found in pages):
             continue
         xpath = _best_key(pages)
@@ -163,10 +163,12 @@ def _near(words: list[str], want: list[str]) -> bool:
     return f" {part} " in f" {joined} "
 
 
-def _best_key(pages: Sequence[tuple[etree._Element, set[etree._Element]]]) -> str | None:
+def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]]) -> str | None:
     """The candidate XPath right on most pages; ties go to one that selects a single element,
-    then one with attributes (more stable than a bare tag), then the shorter."""
+    then one with attributes (more stable than a bare tag), then the shorter, then the first
+    described (pages in order, each page's matches in document order)."""
     candidates = dict.fromkeys(key for _, found in pages for element in found for key in _keys(element))
+    matched = [set(found) for _, found in pages]
     needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
     best: tuple[tuple[int, int, int, int], str] | None = None
     for key in candidates:
@@ -175,12 +177,12 @@ def _best_key(pages: Sequence[tuple[etree._Element, set[etree._Element]]]) -> st
         except etree.XPathError:
             continue
         right = single = 0
-        for k, (root, found) in enumerate(pages):
+        for k, (root, _) in enumerate(pages):
             if right + len(pages) - k < max(needed, best[0][0] if best else 0):
                 break  # right on every page left, it still ranks below the best or is too rare (learning time)
             result = compiled(root)
             selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
-            if selected and selected[0] in found:
+            if selected and selected[0] in matched[k]:
                 right += 1
                 single += len(selected) == 1
         rank = (right, single, int("@" in key), -len(key))

@@ -66,6 +66,16 @@ def test_a_field_found_on_too_few_pages_is_not_learned(samples: list[tuple[objec
     assert "author" not in learn_fields(wrong)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("first, second", [("xa", "xb"), ("xb", "xa")])
+def test_a_tie_between_field_xpaths_goes_to_the_element_first_in_the_page(first: str, second: str) -> None:
+    # Both paragraphs hold the title on every page, alone and named alike: the learned XPath must
+    # not depend on how a set of elements happens to be ordered in memory.
+    title = "Council votes on the new bridge"
+    html = f"<html><body><p class='{first}'>{title}</p><p class='{second}'>{title}</p></body></html>"
+    samples = [(parse_html(html), Metadata(title=title)) for _ in range(3)]
+    assert learn_fields(samples) == {"title": f"//p[@class='{first}']"}
+
+
 def test_a_byline_with_by_matches_the_author() -> None:
     html = "<html><body><h1>T</h1><div class='by'>By Ana Lima</div><p>text</p></body></html>"
     fields = learn_fields([(parse_html(html), Metadata(title="T", author="Ana Lima"))])
