@@ -20,7 +20,7 @@ from forest.html import first_meta, meta_tags
 from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
 from forest.xpaths import compiled
 from keywords.model import Metadata
-from patterns.dom import ANCHOR_DISTANCE, element_steps
+from patterns.dom import ANCHOR_DISTANCE, element_anchors, element_steps
 
 FIELDS = ("title", "author", "date")
 # A field's pattern must select the right element on at least this share of the
@@ -203,9 +203,8 @@ def _keys(element: etree._Element) -> Iterator[str]:
     for _ in range(ANCHOR_DISTANCE):
         if ancestor is None or ancestor.tag in ("body", "html"):
             break
-        for step in element_steps(ancestor):
-            if "contains(" not in step:
-                yield f"//{step}/{path}"
+        for step in element_anchors(ancestor):
+            yield f"//{step}/{path}"
         path = f"{ancestor.tag}/{path}"
         ancestor = ancestor.getparent()
 

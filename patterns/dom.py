@@ -118,10 +118,19 @@ def xpath_literal(value: str) -> str | None:
 
 def element_steps(element: etree._Element) -> tuple[str, ...]:
     """XPath steps that select ``element`` by its tag and each identifying attribute."""
+    return _element_steps(element)[0]
+
+
+def element_anchors(element: etree._Element) -> tuple[str, ...]:
+    """The steps of :func:`element_steps` an anchored path may start from: the exact attribute values, no token test."""
+    return _element_steps(element)[1]
+
+
+def _element_steps(element: etree._Element) -> tuple[tuple[str, ...], tuple[str, ...]]:
     tag = element.tag
     if not isinstance(tag, str) or not element.attrib:
-        return ()
-    return _steps(tag, *map(element.get, IDENTIFYING_ATTRIBUTES))[0]
+        return (), ()
+    return _steps(tag, *map(element.get, IDENTIFYING_ATTRIBUTES))
 
 
 # A page's elements share a few dozen (tag, attributes) combinations: their steps are
