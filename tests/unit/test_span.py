@@ -14,6 +14,8 @@ from forest.errors import StoreError
 from forest.extraction import extract, extract_parsed, extract_span
 from forest.extraction.span import cut, holds
 from forest.html import parse_html
+from forest.learning.induce import Inducer
+from forest.model import Page
 from forest.wrapper import Wrapper
 from span_site import STORY, learned, story
 from test_induce import ARTICLES, FOOTER, NAV
@@ -73,6 +75,18 @@ def test_learning_checks_the_whole_pages_article_on_the_tree_it_parsed(i: int) -
     # learn_span extracts each sample page from learning's own tree instead of parsing it again.
     whole = replace(learned(), span=WHOLE)
     assert _same(extract_parsed(whole, parse_html(story(i)), story(i)), extract(whole, story(i)))
+
+
+def test_a_span_the_search_finds_on_the_first_page_is_checked_on_every_page() -> None:
+    # The search checks each step on one page; the last sample page's footer sits inside its
+    # story, so the end the first page allows would cut that page's article.
+    texts = [story(i) for i in range(4)] + [story(4, footer_at=len(ARTICLES[4][1]) - 1)]
+    pages = [Page(text, url=f"http://courier.test/{i}") for i, text in enumerate(texts)]
+    wrapper = Inducer(Settings(classifier=False)).fit(pages, site="courier.test").wrapper_
+    assert wrapper.span == (STORY[:-1], "")
+    for text in texts:
+        from_span = extract_span(wrapper, text)
+        assert from_span is not None and _same(from_span, extract(replace(wrapper, span=WHOLE), text))
 
 
 def test_a_page_whose_end_marker_sits_inside_its_article_is_read_whole() -> None:
