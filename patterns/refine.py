@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from bisect import bisect_left
-from itertools import accumulate
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from patterns.ranking import ScoredPage
 from patterns.scoring import informativeness
@@ -31,8 +35,6 @@ def boilerplate_subpatterns(
     the region; its gain is summed over all sample pages, so a part is only cut when
     it is boilerplate on the site as a whole, not on one page.
     """
-    excluded: list[list[bool]] = [[False] * len(p.n) for p in pages]
-    chosen: list[str] = []
     # Where each candidate sits inside each page's region never changes while parts
     # are cut; only the counts do.  Computed once: learning must stay well under 1 s.
     placed: dict[str, list[list[int]]] = {}
@@ -45,42 +47,105 @@ def boilerplate_subpatterns(
                 if within:
                     placed.setdefault(key, [[] for _ in pages])[k] = page.index.outermost(within)
     candidates = sorted(key for key, per_page in placed.items() if sum(1 for f in per_page if f) >= min(2, len(pages)))
+    if not candidates:
+        return []
+    parts = _Parts.of(pages, regions, [placed[key] for key in candidates])
+    excluded = [np.zeros(len(page.n), dtype=bool) for page in pages]
+    chosen: list[str] = []
     for _ in range(max_exclusions):
-        sums = [_prefix_sums(page, mask) for page, mask in zip(pages, excluded)]
-        base = [_region_total(page, region, s) for page, region, s in zip(pages, regions, sums)]
+        best = parts.best_cut(pages, excluded)
+        if best is None:
+            break
+        chosen.append(candidates[best])
+        parts.drop(best)
+        for page, nodes, mask in zip(pages, placed[candidates[best]], excluded):
+            for i in nodes:
+                mask[i : page.index.end[i] + 1] = True
+    return chosen
+
+
+@dataclass
+class _Parts:
+    """Every candidate's parts on every sample page, as flat arrays: the gains of all candidates
+    are then a few array operations per step of the greedy choice instead of a loop in Python
+    (their arithmetic is I's, step for step, so the choice is the same)."""
+
+    regions: list[np.ndarray]  # each page's region nodes
+    ends: list[np.ndarray]  # each page's subtree ends
+    counts: list[tuple[np.ndarray, np.ndarray]]  # each page's own keywords and own terms per element
+    pair: np.ndarray  # candidate * pages + page, for every part
+    start: np.ndarray  # the part's first element, in the pages' concatenated prefix sums
+    stop: np.ndarray  # one past its last
+    present: np.ndarray  # (candidates, pages): the candidate has a part on the page
+    live: np.ndarray  # candidates not chosen yet
+
+    @classmethod
+    def of(cls, pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], placed: Sequence[Sequence[Sequence[int]]]) -> _Parts:
+        ends = [np.asarray(page.index.end, dtype=np.int64) for page in pages]
+        # Page k's prefix sums (n + 1 values) start at offset[k] in the concatenation.
+        offset = [0, *itertools.accumulate(len(page.n) + 1 for page in pages)]
+        pair, start, page_of = [], [], []
+        for c, per_page in enumerate(placed):
+            for k, nodes in enumerate(per_page):
+                pair += [c * len(pages) + k] * len(nodes)
+                start += [offset[k] + i for i in nodes]
+                page_of += [k] * len(nodes)
+        at, of = np.asarray(start, dtype=np.int64), np.asarray(page_of, dtype=np.int64)
+        # Page k's element i is at offset[k] + i in the prefix sums, and at offset[k] - k + i among the ends.
+        stop = np.concatenate(ends)[at - of] + np.asarray(offset, dtype=np.int64)[of] + 1
+        present = np.zeros(len(placed) * len(pages), dtype=bool)
+        present[pair] = True
+        counts = [(np.asarray(page.own_x, dtype=np.int64), np.asarray(page.index.n_terms, dtype=np.int64)) for page in pages]
+        return cls([np.asarray(region, dtype=np.int64) for region in regions], ends, counts, np.asarray(pair, dtype=np.int64),
+                   at, stop, present.reshape(len(placed), len(pages)), np.ones(len(placed), dtype=bool))  # fmt: skip
+
+    def drop(self, candidate: int) -> None:
+        self.live[candidate] = False
+
+    def best_cut(self, pages: Sequence[ScoredPage], excluded: Sequence[np.ndarray]) -> int | None:
+        """The candidate whose cut raises the regions' summed I most (the first of equals), or
+        None when none is sparse enough in keywords or gains MIN_GAIN."""
+        prefix_x, prefix_n, base = [], [], []
+        for mask, region, end, (own_x, own_n) in zip(excluded, self.regions, self.ends, self.counts):
+            px = np.concatenate([[0], np.cumsum(np.where(mask, 0, own_x))])
+            pn = np.concatenate([[0], np.cumsum(np.where(mask, 0, own_n))])
+            prefix_x.append(px)
+            prefix_n.append(pn)
+            base.append((int((px[end[region] + 1] - px[region]).sum()), int((pn[end[region] + 1] - pn[region]).sum())))
         scores = [informativeness(x, n - x, p.total_x, p.total_y) for p, (x, n) in zip(pages, base)]
         base_score = sum(scores)
         if base_score <= 0:
-            break
+            return None
         all_x, all_n = sum(x for x, _ in base), sum(n for _, n in base)
-        best_gain, best_key = 0.0, None
-        for key in candidates:
-            gain = 0.0
-            total_cut_x = total_cut_n = 0
-            for page, nodes, (prefix_x, prefix_n), (x, n), score in zip(pages, placed[key], sums, base, scores):
-                if not nodes:
-                    continue
-                end = page.index.end
-                cut_x = sum(prefix_x[end[i] + 1] - prefix_x[i] for i in nodes)
-                cut_n = sum(prefix_n[end[i] + 1] - prefix_n[i] for i in nodes)
-                total_cut_x += cut_x
-                total_cut_n += cut_n
-                gain += informativeness(x - cut_x, n - x - cut_n + cut_x, page.total_x, page.total_y)
-                gain -= score
-            rest_x = all_x - total_cut_x
-            rest_n = all_n - total_cut_n
-            sparse = rest_n > 0 and total_cut_x * rest_n <= MAX_CUT_DENSITY * rest_x * total_cut_n
-            if gain > best_gain and sparse:
-                best_gain, best_key = gain, key
-        if best_key is None or best_gain < MIN_GAIN * base_score:
-            break
-        chosen.append(best_key)
-        candidates.remove(best_key)
-        for page, nodes, mask in zip(pages, placed[best_key], excluded):
-            for i in nodes:
-                for j in range(i, page.index.end[i] + 1):
-                    mask[j] = True
-    return chosen
+        n_pages = len(pages)
+        shape = self.present.shape
+        px, pn = np.concatenate(prefix_x), np.concatenate(prefix_n)
+        # Counts are integers: their float64 sums are exact.
+        cut_x = np.bincount(self.pair, weights=px[self.stop] - px[self.start], minlength=shape[0] * n_pages).reshape(shape)
+        cut_n = np.bincount(self.pair, weights=pn[self.stop] - pn[self.start], minlength=shape[0] * n_pages).reshape(shape)
+        total_x, total_n = cut_x.sum(axis=1), cut_n.sum(axis=1)
+        rest_x, rest_n = all_x - total_x, all_n - total_n
+        sparse = (rest_n > 0) & (total_x * rest_n <= MAX_CUT_DENSITY * rest_x * total_n)
+        gain = np.zeros(shape[0])
+        for k, (page, (x, n), score) in enumerate(zip(pages, base, scores)):
+            kept_x = x - cut_x[:, k]
+            value = _informativeness(kept_x, n - x - cut_n[:, k] + cut_x[:, k], page.total_x, page.total_y)
+            gain = np.where(self.present[:, k], gain + value - score, gain)
+        eligible = self.live & sparse & (gain > 0.0)
+        if not eligible.any():
+            return None
+        best = int(np.flatnonzero(eligible & (gain == gain[eligible].max()))[0])
+        return best if gain[best] >= MIN_GAIN * base_score else None
+
+
+def _informativeness(x: np.ndarray, y: np.ndarray, total_x: int, total_y: int) -> np.ndarray:
+    """:func:`patterns.scoring.informativeness` of many nodes of one page, operation for operation."""
+    n = x + y
+    with np.errstate(divide="ignore", invalid="ignore"):
+        density = np.where(n > 0, np.maximum(0.0, (x + 0.5 - np.sqrt((x + 0.5) * (y + 0.5) / n)) / (n + 1)), 0.0)
+    logs = [math.log2(t) if t > 0 else 0.0 for t in (total_x + total_y, total_x, total_y)]
+    surprise = np.where(n > 0, n * logs[0], 0.0) - np.where(x > 0, x * logs[1], 0.0) - np.where(y > 0, y * logs[2], 0.0)
+    return np.asarray(density * surprise)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # asked of every key of every sample page, several times per learning
@@ -98,19 +163,6 @@ def _inside(page: ScoredPage, region: Sequence[int]) -> list[bool]:
         for j in range(node + 1, page.index.end[node] + 1):
             mask[j] = True
     return mask
-
-
-def _prefix_sums(page: ScoredPage, excluded: Sequence[bool]) -> tuple[list[int], list[int]]:
-    own_n = page.index.n_terms
-    xs = [0 if e else x for x, e in zip(page.own_x, excluded)]
-    ns = [0 if e else n for n, e in zip(own_n, excluded)]
-    return [0, *accumulate(xs)], [0, *accumulate(ns)]
-
-
-def _region_total(page: ScoredPage, region: Sequence[int], sums: tuple[list[int], list[int]]) -> tuple[int, int]:
-    x = sum(sums[0][page.index.end[i] + 1] - sums[0][i] for i in region)
-    n = sum(sums[1][page.index.end[i] + 1] - sums[1][i] for i in region)
-    return x, n
 
 
 # A core must hold at least this share of the region's keywords on the sample pages.
