@@ -158,5 +158,7 @@ def test_a_site_that_names_its_articles_parts_comment_keeps_them() -> None:
     named = region(f"<div class='commentary-text'>{prose}</div>")
     assert not comments_named_so([region(prose), named], [], frozenset())
     # What another exclusion cuts already is no evidence either way.
-    cut = region(prose + "<div class='sidebar'><p class='comment-count'>3 comments</p></div>")
+    cut = region(prose + "<div class='sidebar'><div class='comment-count'>3 comments</div></div>")
     assert comments_named_so([cut], ["//div[@class='sidebar']"], frozenset())
+    # An exclusion XSLT cannot match is cut from the tree at extraction: no evidence is read.
+    assert not comments_named_so([region(prose)], ["//div/.."], frozenset())
