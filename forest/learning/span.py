@@ -60,6 +60,8 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
     one_node = True
     for text, root, as_extracted in pages:
         names, nodes = _around(root, wrapper.main.xpath)
+        if as_extracted and not nodes:
+            continue  # extraction's tree, where the main pattern selects nothing: it cannot fit
         article = extract_parsed(whole, root, text, settings=settings) if as_extracted else extract(whole, text, settings=settings)
         if article.method == "wrapper" and article.pattern == wrapper.main.xpath:
             fitting.append((text, _output(article)))
