@@ -14,7 +14,9 @@ from forest.errors import StoreError
 from forest.extraction import extract, extract_parsed, extract_span
 from forest.extraction.span import cut, holds
 from forest.html import parse_html
+from forest.learning import span as span_learning
 from forest.learning.induce import Inducer
+from forest.learning.span import learn_span
 from forest.model import Page
 from forest.wrapper import Wrapper
 from span_site import STORY, learned, story
@@ -128,6 +130,22 @@ def test_a_page_of_another_template_falls_back_past_the_span() -> None:
     page = f"<html><head><title>x</title></head><body>{NAV}<table><tr><td>{' '.join(ARTICLES[6][1])}</td></tr></table></body></html>"
     assert extract_span(wrapper, page) is None
     assert extract(wrapper, page).method != "wrapper"
+
+
+def test_learning_extracts_no_sample_page_the_main_pattern_misses(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Such a page cannot give the main pattern's article; its extraction would go cold (the classifier).
+    other = f"<html><head><title>x</title></head><body>{NAV}<table><tr><td>{' '.join(ARTICLES[6][1])}</td></tr></table></body></html>"
+    texts = [story(i) for i in range(4)] + [other]
+    extracted: list[str] = []
+
+    def counted(wrapper, root, data, *, settings=None):  # type: ignore[no-untyped-def]
+        extracted.append(data)
+        return extract_parsed(wrapper, root, data, settings=settings)
+
+    monkeypatch.setattr(span_learning, "extract_parsed", counted)
+    wrapper = learned()
+    assert learn_span(wrapper, [(text, parse_html(text), True) for text in texts]) == wrapper.span
+    assert extracted == texts[:4]
 
 
 def test_holds_needs_a_body_with_elements() -> None:
