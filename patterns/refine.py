@@ -128,8 +128,7 @@ class _Parts:
         sparse = (rest_n > 0) & (total_x * rest_n <= MAX_CUT_DENSITY * rest_x * total_n)
         gain = np.zeros(shape[0])
         for k, (page, (x, n), score) in enumerate(zip(pages, base, scores)):
-            kept_x = x - cut_x[:, k]
-            value = _informativeness(kept_x, n - x - cut_n[:, k] + cut_x[:, k], page.total_x, page.total_y)
+            value = _informativeness(x - cut_x[:, k], n - x - cut_n[:, k] + cut_x[:, k], page.total_x, page.total_y)
             gain = np.where(self.present[:, k], gain + value - score, gain)
         eligible = self.live & sparse & (gain > 0.0)
         if not eligible.any():
