@@ -257,6 +257,16 @@ def invisible(tree: PageTree) -> np.ndarray:
     return np.cumsum(inside[:n]) > 0
 
 
+def captions(tree: PageTree) -> np.ndarray:
+    """Elements that are a ``<figcaption>`` or inside one: the legend of a figure the article refers to."""
+    n = len(tree)
+    inside = np.zeros(n + 1, dtype=np.int64)
+    for i in (i for i, tag in enumerate(tree.tags) if tag == "figcaption"):
+        inside[i] += 1
+        inside[int(tree.last[i]) + 1] -= 1
+    return np.cumsum(inside[:n]) > 0
+
+
 def _positions(parent: np.ndarray, n: int) -> np.ndarray:
     # Elements come in document order, so siblings appear in order: a stable sort by parent
     # lines each family up, and an element's position is its offset from its family's first.

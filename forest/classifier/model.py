@@ -18,7 +18,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
-from forest.classifier.blocks import invisible, walk
+from forest.classifier.blocks import captions, invisible, walk
 from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
 from forest.classifier.container import confine
 from forest.classifier.context import context_features
@@ -297,8 +297,9 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
         p = self._positive(features)
         # What the browser does not show is never the article (schema.org copies of the headline,
-        # templates for popups); the training pages have too few such blocks to learn it.
-        p[invisible(tree)[tree.owner]] = 0.0
+        # templates for popups); the training pages have too few such blocks to learn it.  Nor is a
+        # figure's caption: it describes a photo the article refers to, and few training pages have one.
+        p[(invisible(tree) | captions(tree))[tree.owner]] = 0.0
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:
             same = pairwise.proba(edge_features(tree, features), None)

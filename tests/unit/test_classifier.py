@@ -215,6 +215,19 @@ def test_the_shipped_model_loads_and_finds_an_article() -> None:
     assert "Copyright" not in text
 
 
+def test_the_shipped_model_leaves_out_figure_captions() -> None:
+    from forest.classifier import load_default
+
+    html, gold = synthetic_page(random.Random(5))
+    caption = "The harbour wall gave way under the waves on Monday night, as the storm reached the coast."
+    paragraph = "</h1><p>"
+    at = html.index(paragraph) + len(paragraph) - len("<p>")
+    html = html[:at] + f"<figure><img src='wall.jpg'><figcaption><p>{caption}</p></figcaption></figure>" + html[at:]
+    text = classify_page(lxml_html.document_fromstring(html), model=load_default())
+    assert set(gold.splitlines()[1:]) <= set(text.splitlines())
+    assert caption not in text
+
+
 def test_train_command_on_a_directory_of_sites(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

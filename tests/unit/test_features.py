@@ -214,3 +214,14 @@ def test_invisible_elements_and_their_subtrees() -> None:
     )
     assert [t.tags[i] for i in np.flatnonzero(invisible(t))] == ["div", "p", "p"]
     assert invisible(t).tolist() == [False, True, True, True, False, False]
+
+
+def test_captions_are_figcaptions_and_their_subtrees() -> None:
+    from forest.classifier.blocks import captions
+
+    t = tree(
+        "<html><body><figure><img><figcaption>A <b>storm</b> <i>at sea</i></figcaption></figure>"
+        "<p>The storm.</p><figure><img></figure></body></html>"
+    )
+    # body, figure, img, figcaption, b, i, p, figure, img
+    assert captions(t).tolist() == [False, False, False, True, True, True, False, False, False]
