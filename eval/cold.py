@@ -6,7 +6,8 @@ names, else UTF-8), then one command, ``python -m forest extract --format jsonl 
 --jobs N -o OUT DIR``, extracts them all; its records are scored against the gold text
 (token F1, forest.score; a failed page scores 0).  trafilatura (eval.peers) runs on the same
 pages, as ``forest eval`` runs it.  It prints per dataset the pages, forest's failed
-pages and methods, and both mean F1s.
+pages and methods, and both mean F1s; and forest's F1 without the headline line its text
+starts with (as dragnet's gold does, and scrapinghub's article bodies do not).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from eval.peers import Trafilatura
 from forest.charsets import text_codec
 from forest.score import score
 
-__all__ = ["main", "page_bytes"]
+__all__ = ["main", "page_bytes", "without_headline"]
 
 _DECLARED = re.compile(
     r"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)|^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""",
@@ -44,6 +45,12 @@ def page_bytes(html: str) -> bytes:
     return html.encode("utf-8")
 
 
+def without_headline(text: str, title: str | None) -> str:
+    """``text`` without its first line when that line is ``title`` (whitespace aside)."""
+    first, _, rest = text.partition("\n")
+    return rest if title and " ".join(first.split()) == " ".join(title.split()) else text
+
+
 @dataclass(frozen=True, slots=True)
 class ColdResult:
     """One dataset's figures: pages, forest's failed pages (and their first distinct errors) and methods, both mean F1s."""
@@ -55,6 +62,7 @@ class ColdResult:
     errors: list[str]
     methods: dict[str, int]
     forest_f1: float
+    forest_f1_headless: float  # forest's text without its headline line
     trafilatura_f1: float
     seconds: float
     exit: int
@@ -74,7 +82,10 @@ def _run(name: str, samples: Sequence[Sample], work: Path, jobs: int) -> ColdRes
     records = {r["source"]: r for r in read_records([out])} if out.exists() else {}
     failed = [r for r in records.values() if "error" in r]
     methods = Counter(str(r.get("method")) for r in records.values() if "error" not in r)
-    forest_f1 = [score(str(records[s].get("text") or ""), sample.gold_text).f1 if s in records else 0.0 for s, sample in sources.items()]
+    texts = {s: str(r.get("text") or "") for s, r in records.items()}
+    forest_f1 = [score(texts[s], sample.gold_text).f1 if s in texts else 0.0 for s, sample in sources.items()]
+    headless = [score(without_headline(texts[s], records[s].get("title")), sample.gold_text).f1 if s in texts else 0.0
+                for s, sample in sources.items()]
     trafilatura = Trafilatura()
     traf_f1 = []
     for sample in samples:
@@ -84,7 +95,7 @@ def _run(name: str, samples: Sequence[Sample], work: Path, jobs: int) -> ColdRes
             traf_f1.append(0.0)
     return ColdResult(
         name, len(samples), len(records), len(failed), sorted({str(r["error"]) for r in failed})[:5], dict(methods),
-        sum(forest_f1) / len(forest_f1), sum(traf_f1) / len(traf_f1), run.seconds, run.returncode,
+        sum(forest_f1) / len(forest_f1), sum(headless) / len(headless), sum(traf_f1) / len(traf_f1), run.seconds, run.returncode,
     )
 
 
@@ -103,11 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps([asdict(r) for r in results], indent=2))
         return 0
-    print("| dataset | pages | failed pages | methods | forest F1 | trafilatura F1 | forest command (s) |")
-    print("|---|---:|---:|---|---:|---:|---:|")
+    print("| dataset | pages | failed pages | methods | forest F1 | forest F1, no headline | trafilatura F1 | forest command (s) |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|")
     for r in results:
         methods = ", ".join(f"{n} {m}" for m, n in sorted(r.methods.items()))
-        print(f"| {r.dataset} | {r.pages} | {r.failed} | {methods} | {r.forest_f1:.3f} | {r.trafilatura_f1:.3f} | {r.seconds:.1f} |")
+        f1s = f"{r.forest_f1:.3f} | {r.forest_f1_headless:.3f} | {r.trafilatura_f1:.3f}"
+        print(f"| {r.dataset} | {r.pages} | {r.failed} | {methods} | {f1s} | {r.seconds:.1f} |")
         for error in r.errors:
             print(f"  failed: {error}")
     return 0
