@@ -257,7 +257,7 @@ def invisible(tree: PageTree) -> np.ndarray:
     return np.cumsum(inside[:n]) > 0
 
 
-def captions(tree: PageTree) -> np.ndarray:
+def figure_captions(tree: PageTree) -> np.ndarray:
     """Elements that are a ``<figcaption>`` or inside one: the legend of a figure the article refers to."""
     n = len(tree)
     inside = np.zeros(n + 1, dtype=np.int64)

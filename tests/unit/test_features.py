@@ -217,11 +217,11 @@ def test_invisible_elements_and_their_subtrees() -> None:
 
 
 def test_captions_are_figcaptions_and_their_subtrees() -> None:
-    from forest.classifier.blocks import captions
+    from forest.classifier.blocks import figure_captions
 
     t = tree(
         "<html><body><figure><img><figcaption>A <b>storm</b> <i>at sea</i></figcaption></figure>"
         "<p>The storm.</p><figure><img></figure></body></html>"
     )
     # body, figure, img, figcaption, b, i, p, figure, img
-    assert captions(t).tolist() == [False, False, False, True, True, True, False, False, False]
+    assert figure_captions(t).tolist() == [False, False, False, True, True, True, False, False, False]
