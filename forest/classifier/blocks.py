@@ -260,10 +260,11 @@ def invisible(tree: PageTree) -> np.ndarray:
 def figure_captions(tree: PageTree) -> np.ndarray:
     """Elements that are a ``<figcaption>`` or inside one: the legend of a figure the article refers to."""
     n = len(tree)
+    starts = np.flatnonzero(np.fromiter(map("figcaption".__eq__, tree.tags), dtype=bool, count=n))
+    # A subtree is a stretch of the document order: count the captions open at each element.
     inside = np.zeros(n + 1, dtype=np.int64)
-    for i in (i for i, tag in enumerate(tree.tags) if tag == "figcaption"):
-        inside[i] += 1
-        inside[int(tree.last[i]) + 1] -= 1
+    np.add.at(inside, starts, 1)
+    np.add.at(inside, tree.last[starts] + 1, -1)
     return np.cumsum(inside[:n]) > 0
 
 
