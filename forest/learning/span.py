@@ -73,9 +73,9 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
 
     kept: set[tuple[tuple[str, str], str]] = set()  # (span, page) checked already
 
-    def keeps(span: tuple[str, str], pages: int | None = None) -> bool:
+    def keeps(span: tuple[str, str], probe: int | None = None) -> bool:
         candidate = replace(wrapper, span=span)
-        for k, (text, expected) in enumerate(fitting[:pages]):
+        for k, (text, expected) in enumerate(fitting[:probe]):
             if (span, text) in kept:
                 continue
             article = extract_span(candidate, text, settings=settings)
@@ -87,13 +87,13 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
 
     starts = [i for i, marker in enumerate(markers) if all(_named(marker) in names for names in around)]
 
-    def search(pages: int) -> tuple[str, str]:
-        # Each step checks the first pages of ``fitting`` only: the ones that failed last.
-        start = next((i for i in reversed(starts) if keeps((markers[i], ""), pages)), None)
+    def search(probe: int) -> tuple[str, str]:
+        # Each step checks the first ``probe`` pages of ``fitting`` only: the ones that failed last.
+        start = next((i for i in reversed(starts) if keeps((markers[i], ""), probe)), None)
         # No element around the article is written alike and once on every page: the span starts at <body>.
         head = markers[start] if start is not None else ""
         # Only a one-node region is cut at its end (forest.extraction.span.holds).
-        end = _first(start + 1 if start is not None else 0, len(markers), lambda j: keeps((head, markers[j]), pages)) if one_node else None
+        end = _first(start + 1 if start is not None else 0, len(markers), lambda j: keeps((head, markers[j]), probe)) if one_node else None
         return head, markers[end] if end is not None else ""
 
     # The span found is checked on every page; a page that fails it joins the probed ones and
