@@ -230,6 +230,25 @@ def test_the_whole_body_is_refused() -> None:
     assert refused == 1 and choice.patterns[0].pattern.xpath == "//div[@class='story']"
 
 
+@pytest.mark.parametrize(
+    ("landmark", "refused"),
+    [
+        ("<footer>{}</footer>", 1),
+        ("<div role='contentinfo'>{}</div>", 1),
+        ("<nav>{}</nav>", 1),
+        ("<div role='navigation'>{}</div>", 1),
+        ("{}", 0),  # the same sentence, in no landmark: its scores choose it
+    ],
+)
+def test_a_footer_or_navigation_region_is_refused(landmark: str, refused: int) -> None:
+    # A site footer's legal text is sentence-like and the same on every page: scores may rank it first.
+    pages = scored([page(i).replace(FOOTER, landmark.format(FOOTER)) for i in range(4)])
+    footer, story = evaluate(pages, "//div[@id='footer']"), evaluate(pages, "//div[@class='story']")
+    footer = type(footer)(footer.pattern, tuple(10 * s + 1 for s in story.page_scores), footer.page_terms)
+    choice, n = _guarded_choice([footer, story], pages, max_alternates=0)
+    assert n == refused and choice.patterns[0].pattern.xpath == ("//div[@class='story']" if refused else "//div[@id='footer']")
+
+
 def test_past_the_refusal_limit_no_refused_region_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("forest.learning.induce.MAX_REFUSED", 0)
     pages = scored([page(i) for i in range(4)])
