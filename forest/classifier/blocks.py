@@ -257,14 +257,26 @@ def invisible(tree: PageTree) -> np.ndarray:
     return np.cumsum(inside[:n]) > 0
 
 
-def figure_captions(tree: PageTree) -> np.ndarray:
-    """Elements that are a ``<figcaption>`` or inside one: the legend of a figure the article refers to."""
+# Parts of a page that are never its article's text: a figure's legend (it describes a photo
+# the article refers to), a footer (a section's byline, tags and share links, or the site's
+# copyright) and navigation, by their HTML5 element or ARIA role.
+NOT_ARTICLE_TAGS = frozenset(("figcaption", "footer", "nav"))
+NOT_ARTICLE_ROLES = frozenset(("contentinfo", "navigation"))
+
+
+def not_article(tree: PageTree) -> np.ndarray:
+    """Elements that are, or lie inside, a ``<figcaption>``, a ``<footer>`` or a ``<nav>``, or an
+    element whose ``role`` is ``contentinfo`` or ``navigation``."""
     n = len(tree)
-    starts = np.flatnonzero(np.fromiter(map("figcaption".__eq__, tree.tags), dtype=bool, count=n))
-    # A subtree is a stretch of the document order: count the captions open at each element.
+    starts = np.fromiter(map(NOT_ARTICLE_TAGS.__contains__, tree.tags), dtype=bool, count=n)
+    attributes = tree.attributes()
+    for i in tree.marked():  # the few elements with a role
+        starts[i] |= attributes[i].get("role") in NOT_ARTICLE_ROLES
+    first = np.flatnonzero(starts)
+    # A subtree is a stretch of the document order: count the landmarks open at each element.
     inside = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(inside, starts, 1)
-    np.add.at(inside, tree.last[starts] + 1, -1)
+    np.add.at(inside, first, 1)
+    np.add.at(inside, tree.last[first] + 1, -1)
     return np.cumsum(inside[:n]) > 0
 
 

@@ -18,7 +18,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
-from forest.classifier.blocks import figure_captions, invisible, walk
+from forest.classifier.blocks import invisible, not_article, walk
 from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
 from forest.classifier.container import confine
 from forest.classifier.context import context_features
@@ -276,7 +276,7 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "pairwise_compact_", None) is not None
 
     def predict_blocks(
-        self, root: etree._Element, *, joint: bool = False, confined: bool = True, captions: bool = False
+        self, root: etree._Element, *, joint: bool = False, confined: bool = True, landmarks: bool = True
     ) -> list[BlockPrediction]:
         """Classify every text block of a parsed page (``forest.html.parse_html``), in page order.
 
@@ -285,9 +285,10 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
             the threshold as usual.
         :param confined: after the threshold, hold the blocks outside the article's container to
             a surer probability (``forest.classifier.container``); not with Viterbi or joint decoding.
-        :param captions: leave a figure's caption to the model, as learning does: there a caption
-            the labels took for boilerplate on every sample page would cut the whole figure, image
-            included, from the article's HTML and Markdown.
+        :param landmarks: give probability 0 to figure captions, footers and navigation
+            (:func:`forest.classifier.blocks.not_article`).  Learning leaves them to the model: there a
+            caption the labels took for boilerplate on every sample page would cut the whole figure,
+            image included, from the article's HTML and Markdown.
         :raises ValueError: the classifier was trained on tags, not blocks.
         """
         check_is_fitted(self, "compact_")
@@ -302,9 +303,9 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
         p = self._positive(features)
         # What the browser does not show is never the article (schema.org copies of the headline,
-        # templates for popups); the training pages have too few such blocks to learn it.  Nor is a
-        # figure's caption: it describes a photo the article refers to, and few training pages have one.
-        hidden = invisible(tree) if captions else invisible(tree) | figure_captions(tree)
+        # templates for popups); the training pages have too few such blocks to learn it.  Nor are a
+        # figure's caption, a footer or navigation, which few training pages mark as such.
+        hidden = invisible(tree) | not_article(tree) if landmarks else invisible(tree)
         p[hidden[tree.owner]] = 0.0
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:

@@ -286,9 +286,10 @@ def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
     A page too large for the classifier's features has none (forest.limits).  The labels are not
     confined to the page's article container (forest.classifier.container): that is one page's guess
     at the region, and learning finds the region from all the sample pages, which the labels only help choose.
-    Figure captions keep the model's labels: the figure is the article's, image and legend, in its HTML.
+    Captions, footers and navigation keep the model's labels (no landmark rule): the figure is the
+    article's, image and legend, in its HTML, and what else the region holds the sample pages' consensus decides.
     """
-    predictions = classifier.predict_blocks(sample.root, confined=False, captions=True) if classifiable(sample.root) else []
+    predictions = classifier.predict_blocks(sample.root, confined=False, landmarks=False) if classifiable(sample.root) else []
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions)
     )

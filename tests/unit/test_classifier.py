@@ -228,6 +228,22 @@ def test_the_shipped_model_leaves_out_figure_captions() -> None:
     assert caption not in text
 
 
+def test_the_shipped_model_leaves_out_footers_and_navigation_it_would_keep() -> None:
+    from forest.classifier import load_default
+
+    html, gold = synthetic_page(random.Random(5))
+    byline = "Reporting by Ann Lee in the river valley; editing by the council desk, who checked every figure."
+    teaser = "Read the next story: the harbour council votes on the new sea wall budget on Friday."
+    html = html.replace("<p class='share'>", f"<footer><p>{byline}</p></footer><div role='navigation'><p>{teaser}</p></div><p class='share'>")
+    root = lxml_html.document_fromstring(html)
+    model = load_default()
+    kept = {p.block.text for p in model.predict_blocks(root, landmarks=False) if p.is_content}
+    assert {byline, teaser} <= kept  # prose the model alone takes for the article's
+    text = classify_page(root, model=model)
+    assert set(gold.splitlines()[1:]) <= set(text.splitlines())
+    assert byline not in text and teaser not in text
+
+
 def test_train_command_on_a_directory_of_sites(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -216,12 +216,16 @@ def test_invisible_elements_and_their_subtrees() -> None:
     assert invisible(t).tolist() == [False, True, True, True, False, False]
 
 
-def test_captions_are_figcaptions_and_their_subtrees() -> None:
-    from forest.classifier.blocks import figure_captions
+def test_not_article_is_captions_footers_and_navigation_with_their_subtrees() -> None:
+    from forest.classifier.blocks import not_article
 
     t = tree(
         "<html><body><figure><img><figcaption>A <b>storm</b> <i>at sea</i></figcaption></figure>"
-        "<p>The storm.</p><figure><img></figure></body></html>"
+        "<p>The storm.</p><figure><img></figure><footer><p>By Ann</p></footer><nav><a>Home</a></nav>"
+        "<div role='navigation'><a>News</a></div><div role='main'><p>More.</p></div>"
+        "<div role='contentinfo'><p>Copyright</p></div></body></html>"
     )
-    # body, figure, img, figcaption, b, i, p, figure, img
-    assert figure_captions(t).tolist() == [False, False, False, True, True, True, False, False, False]
+    # body, figure, img, figcaption, b, i, p, figure, img, footer, p, nav, a, div, a, div (main), p, div, p
+    assert not_article(t).tolist() == [
+        False, False, False, True, True, True, False, False, False, True, True, True, True, True, True, False, False, True, True,
+    ]
