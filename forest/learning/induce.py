@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from lxml import etree
 from lxml.html import HtmlElement
 
+from forest.classifier.blocks import NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS
 from forest.classifier.model import TagClassifier
 from forest.classifier.page import load_default
 from forest.config import Settings
@@ -45,12 +46,6 @@ from patterns.text import Block, prose_share, text_blocks
 # of its words sits in sentence-like blocks (patterns.text.Block.is_prose): a menu or a
 # dropdown has none, an article page's region well over half.
 MIN_PROSE_SHARE = 0.2
-# Landmarks that are never the article: the site's footer and its navigation, by their HTML5
-# element or ARIA role.  A footer's legal text is sentence-like and the same on every page, so
-# J x U alone can rank it first on product pages (wceb2026's apple.com learned
-# //footer[@role='contentinfo']/div).
-_NOT_ARTICLE_TAGS = frozenset({"footer", "nav"})
-_NOT_ARTICLE_ROLES = frozenset({"contentinfo", "navigation"})
 # Candidates refused before learning stops looking and keeps the patterns of its choice that pass.
 MAX_REFUSED = 20
 
@@ -136,7 +131,7 @@ class Inducer:
             choice, refused = _guarded_choice(self.ranked_, scored, settings.max_alternates)
             if refused:
                 count = f"{refused} candidate region{'s' if refused > 1 else ''}"
-                notes.append(f"refused {count}: the whole page, a footer or navigation, or no sentence-like text")
+                notes.append(f"refused {count}: the whole page, a caption, footer or navigation, or no sentence-like text")
             notes.extend(disagreements(choice, used))
             labels: list[PageLabels] = []
             parts: SampleParts | None = None
@@ -192,7 +187,7 @@ class Inducer:
         if not chosen or chosen[0].score <= 0:
             why = "keywords matched no stable region"
             if refused and not chosen:
-                why = "every region they matched is the whole page, a footer or navigation, or holds no sentence"
+                why = "every region they matched is the whole page, a caption, footer or navigation, or holds no sentence"
             raise LearnError(f"no pattern found for site {site!r}: {why}", site=site)
 
         if settings.ranking == "forest":
@@ -298,7 +293,7 @@ def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
 def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int) -> tuple[Choice, int]:
     """:func:`patterns.choose.choose`, with the regions no article can be refused.
 
-    A pattern whose region is the page's body, lies in its footer or navigation, or holds
+    A pattern whose region is the page's body, lies in a caption, its footer or navigation, or holds
     no sentence-like text on the sample pages it explains (a month dropdown, a menu), is dropped from the candidates
     and the choice made again.  After MAX_REFUSED refusals (learning time) the choice keeps
     only the patterns it has that pass, and the pages the others explained go unexplained.
@@ -322,7 +317,7 @@ def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alte
 
 def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: int) -> bool:
     """Whether pattern ``j`` of ``choice`` selects, on the pages it explains, neither the whole body, nor
-    a footer or navigation, nor text without a sentence."""
+    a caption, footer or navigation, nor text without a sentence."""
     members = [k for k, a in enumerate(choice.assignment) if a == j]
     prose = 0.0
     for k in members:
@@ -335,9 +330,14 @@ def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: i
 
 
 def _in_landmark(element: etree._Element) -> bool:
-    """Whether ``element`` is, or lies inside, a footer or a navigation landmark."""
+    """Whether ``element`` is, or lies inside, a part of the page that is never its article
+    (forest.classifier.blocks.NOT_ARTICLE_TAGS and NOT_ARTICLE_ROLES: a caption, a footer, navigation).
+
+    A footer's legal text is sentence-like and the same on every page, so J x U alone can rank it
+    first on product pages (wceb2026's apple.com learned //footer[@role='contentinfo']/div).
+    """
     for node in (element, *element.iterancestors()):
-        if node.tag in _NOT_ARTICLE_TAGS or node.get("role") in _NOT_ARTICLE_ROLES:
+        if node.tag in NOT_ARTICLE_TAGS or node.get("role") in NOT_ARTICLE_ROLES:
             return True
     return False
 
