@@ -305,7 +305,9 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.  Nor are a
         # figure's caption, a footer or navigation, which few training pages mark as such.
-        hidden = invisible(tree) | not_article(tree) if landmarks else invisible(tree)
+        hidden = invisible(tree)
+        if landmarks:
+            hidden |= not_article(tree)
         p[hidden[tree.owner]] = 0.0
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:

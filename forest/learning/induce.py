@@ -293,11 +293,11 @@ def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
 def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int) -> tuple[Choice, int]:
     """:func:`patterns.choose.choose`, with the regions no article can be refused.
 
-    A pattern whose region is the page's body, lies in a caption, its footer or navigation, or holds
-    no sentence-like text on the sample pages it explains (a month dropdown, a menu), is dropped from the candidates
-    and the choice made again.  After MAX_REFUSED refusals (learning time) the choice keeps
-    only the patterns it has that pass, and the pages the others explained go unexplained.
-    Returns the choice and how many patterns were refused.
+    A pattern whose region is the page's body, lies in a caption, its footer or navigation,
+    or holds no sentence-like text on the sample pages it explains (a month dropdown, a menu),
+    is dropped from the candidates and the choice made again.  After MAX_REFUSED refusals
+    (learning time) the choice keeps only the patterns it has that pass, and the pages the
+    others explained go unexplained.  Returns the choice and how many patterns were refused.
     """
     refused = 0
     candidates = list(ranked)
