@@ -246,15 +246,9 @@ def invisible(tree: PageTree) -> np.ndarray:
 
     ``aria-hidden`` is not enough: it hides from screen readers, not from the eye.
     """
-    n = len(tree)
-    inside = np.zeros(n + 1, dtype=np.int64)
     attributes = tree.attributes()
-    for i in tree.marked():
-        if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or ""):
-            # A subtree is a stretch of the document order: mark where it starts and ends.
-            inside[i] += 1
-            inside[int(tree.last[i]) + 1] -= 1
-    return np.cumsum(inside[:n]) > 0
+    hidden = [i for i in tree.marked() if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or "")]
+    return _within(tree, np.asarray(hidden, dtype=np.int64))
 
 
 # Parts of a page that are never its article's text: a figure's legend (it describes a photo
@@ -272,11 +266,16 @@ def not_article(tree: PageTree) -> np.ndarray:
     attributes = tree.attributes()
     for i in tree.marked():  # the few elements with a role
         starts[i] |= attributes[i].get("role") in NOT_ARTICLE_ROLES
-    first = np.flatnonzero(starts)
-    # A subtree is a stretch of the document order: count the landmarks open at each element.
+    return _within(tree, np.flatnonzero(starts))
+
+
+def _within(tree: PageTree, roots: np.ndarray) -> np.ndarray:
+    """Elements that are one of ``roots`` (element indices) or inside one."""
+    n = len(tree)
+    # A subtree is a stretch of the document order: count the roots open at each element.
     inside = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(inside, first, 1)
-    np.add.at(inside, tree.last[first] + 1, -1)
+    np.add.at(inside, roots, 1)
+    np.add.at(inside, tree.last[roots] + 1, -1)
     return np.cumsum(inside[:n]) > 0
 
 
