@@ -29,8 +29,14 @@ SHELL_WORDS = 50
 _NOSCRIPT = re.compile(r"<noscript[\s>]", re.IGNORECASE)
 _NOSCRIPT_BYTES = re.compile(rb"<noscript[\s>]", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
-_UNCLOSED_TITLE = re.compile(r"<title[^>]*>(?![^<]*</title)", re.IGNORECASE)
+# A close tag's name ends at a space, '/' or '>': a template's slip such as
+# '</titlevalue="true" -->' closes no title (l3s_gn1's cbn.com page).
+_UNCLOSED_TITLE = re.compile(r"<title[^>]*>(?![^<]*</title[\s/>])", re.IGNORECASE)
 _TITLE_TAG = re.compile(r"</?title[^>]*>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
+# What a head holds (the HTML standard's "in head" insertion mode); any other element there
+# starts the body in a browser, where libxml2 goes on reading the head.
+_HEAD_TAGS = frozenset({"base", "basefont", "bgsound", "link", "meta", "noscript", "script", "style", "template", "title"})
 # Bytes that never occur in text, only in binary files (NUL and most C0 controls).
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
@@ -108,9 +114,8 @@ def parse_html(
     # lxml refuses str input that carries an XML encoding declaration.
     text = without_xml_declaration(text)
     root = _parse(text, source)
-    if root.find("body") is None and _UNCLOSED_TITLE.search(text):
-        # An unclosed <title> swallows the whole page as title text; read it without the tag.
-        root = _parse(_TITLE_TAG.sub("", text), source)
+    if root.find("body") is None:
+        root = _mended(root, text, source)
     if root.find("body") is None:
         raise ParseError("page has no <body>", source=source)
     if noscript:
@@ -170,6 +175,23 @@ def _parse(text: str, source: str | None) -> lxml_html.HtmlElement:
             return lxml_html.document_fromstring(xml_safe(text), parser=_parser())
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise ParseError(f"not parseable as HTML ({exc})", source=source) from exc
+
+
+def _mended(root: lxml_html.HtmlElement, text: str, source: str | None) -> lxml_html.HtmlElement:
+    """The tree of a page libxml2 found no body in, read again where a browser shows one."""
+    if _UNCLOSED_TITLE.search(text):
+        # An unclosed <title> swallows the whole page as title text; read it without the tag.
+        root = _parse(_TITLE_TAG.sub("", text), source)
+    head = root.find("head")
+    if root.find("body") is None and head is not None:
+        # An element no head holds (an unknown tag, a table) ends the head: what follows is the body.
+        start = next((i for i, child in enumerate(head) if isinstance(child.tag, str) and child.tag not in _HEAD_TAGS), None)
+        if start is not None:
+            etree.SubElement(root, "body").extend(head[start:])
+    if root.find("body") is None and _HTML_TAG.search(text):
+        # A mangled <html> start tag (a quote left open in it) leaves libxml2 an empty document.
+        root = _parse(_HTML_TAG.sub("", text, count=1), source)
+    return root
 
 
 def _parser() -> etree.HTMLParser:

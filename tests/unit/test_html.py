@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from lxml import etree
+from lxml import etree, html as lxml_html
 
 from forest.errors import ParseError
 from forest.html import canonical_url, decode, page_title, parse_html, script_shell
@@ -94,6 +94,24 @@ def test_a_page_its_scripts_fill_is_read_as_without_scripts() -> None:
 def test_unclosed_title_still_has_a_body() -> None:
     root = parse_html(b"<html><head><title>Broken page</head><body><p>The article text.</p></body></html>")
     body = root.find("body")
+    assert body is not None and "The article text." in _texts(body)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # '</titlevalue=...>' closes no title: the title swallowed the page (l3s_gn1, cbn.com).
+        b'<html><head><title id="t">A headline</titlevalue="true" -->\n</head><body><p>The article text.</p></body></html>',
+        # An element no head holds, where libxml2 reads on in the head (l3s_gn1, dailyindia.com).
+        b"<html><head><title>A headline</title><mbox>\n<tr><td><p>The article text.</p></td></tr></mbox></head></html>",
+        # A quote left open in the <html> tag: libxml2 keeps nothing (l3s_gn1, pr-inside.com).
+        b'<!DOCTYPE html>\n<html xmogo.jpg" alt="Logo" /></a></td><td><p>The article text.</p></td></html>',
+    ],
+    ids=["title close slip", "body in head", "mangled html tag"],
+)
+def test_a_body_libxml2_loses_is_found_as_a_browser_finds_it(page: bytes) -> None:
+    assert lxml_html.document_fromstring(page).find("body") is None  # what the repair is for
+    body = parse_html(page).find("body")
     assert body is not None and "The article text." in _texts(body)
 
 
