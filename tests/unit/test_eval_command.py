@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from eval import bench, datasets, suite
+from eval import bench, datasets, suite, wrappers
 from forest.cli import cli
 
 SYSTEMS = "forest,FOREST_info,fulltext,description"
@@ -143,6 +143,17 @@ def test_bench_learns_sites_with_ten_pages() -> None:
     summary = bench.summary(result)
     assert summary["learn_sites"] == 1 and summary["learn_failures"] == 0
     assert 0 < summary["learn_wall_s_median"] < 5 and "learning from 10 pages" in bench.text(result)
+
+
+def test_wrapper_digest_moves_with_the_wrappers_alone(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, again = wrappers.digest(str(tiny), 2), wrappers.digest(str(tiny), 2)
+    assert sorted(first.sites) == ["a.example", "b.example"] and first.refused == 0
+    assert first.sha256 == again.sha256  # the learning time is not in it
+    other = wrappers.digest(str(tiny), 3)  # other training pages: other samples in the wrappers
+    assert other.sites["a.example"] != first.sites["a.example"] and other.sha256 != first.sha256
+    assert wrappers.main(["--dataset", str(tiny), "--k", "2", "--sites"]) == 0
+    out = capsys.readouterr().out
+    assert f"wrappers {first.sha256[:16]}" in out and f"a.example {first.sites['a.example'][:16]}" in out
 
 
 @pytest.mark.datasets
