@@ -177,9 +177,13 @@ def _structural_keys(index: PageIndex) -> dict[str, list[int]]:
     keys: defaultdict[str, list[int]] = defaultdict(list)
     names: list[str | None] = []  # each element's tag, None where XPath cannot name it
     anchor_steps: list[tuple[str, ...]] = []
+    nameable: dict[str, bool] = {}  # a page has a few dozen tags: each is matched once
     for i, element in enumerate(elements):
         tag = element.tag
-        if not _XPATH_NAME.match(tag):
+        usable = nameable.get(tag)
+        if usable is None:
+            usable = nameable[tag] = _XPATH_NAME.match(tag) is not None
+        if not usable:
             names.append(None)
             anchor_steps.append(())
             continue
