@@ -261,6 +261,16 @@ def _cold(
             return with_structure(article, structure.from_blocks(content)) if with_html else article
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
+        if region.words(blocks) < MIN_CLASSIFIED_WORDS:
+            # Neither found an article's worth of words (a page whose article is loose text beside
+            # a share bar, p = 0.16, and whose region of the page alone is a heading): the
+            # classifier's likeliest prose, by its expected content words, is the better guess.
+            prose = [p for p in predictions if p.block.is_prose]
+            likeliest = max(prose, key=lambda p: p.probability * p.block.words, default=None)
+            content = [p.block for p in predictions if p.is_content or p is likeliest]
+            if region.words(content) > region.words(blocks):
+                article = Article(None, None, "", region.to_text(content), "", None, "classifier", 0.3)
+                return with_structure(article, structure.from_blocks(content)) if with_html else article
     if not nodes:
         article = Article(None, None, "", "", "", None, "none", 0.0)
         return with_structure(article, structure.Document()) if with_html else article

@@ -129,6 +129,36 @@ def test_without_a_wrapper_the_classifier_decides_alone() -> None:
     assert article.method == "classifier" and "Copyright" not in article.text
 
 
+class Unsure:
+    """Labels nothing content: the article's block p = 0.2, shorter blocks p = 0.4."""
+
+    def predict_blocks(self, root: etree._Element) -> list[Prediction]:
+        body = root.find("body")
+        return [Prediction(b, body, 0.2 if b.words > 20 else 0.4, False) for b in text_blocks([body])]
+
+
+LOOSE_STORY = (
+    "<html><head><title>Bridge</title></head><body><div id='side'><blockquote>Archive</blockquote>"
+    "<ul><li><a href='/2019/11'>November</a></li><li><a href='/2019/10'>October</a></li></ul></div>"
+    "<div id='main'><p>Harbour bridge to be rebuilt</p>"
+    "<img src='bridge.jpg'>The harbour council met on Monday and agreed to rebuild the old stone bridge"
+    " before winter, after engineers found cracks in two of its arches.<div><a href='#'>Share</a></div></div></body></html>"
+)
+
+
+@pytest.mark.parametrize(("region", "method"), [("//blockquote", "classifier"), ("//div[@id='main']", "page")])
+def test_when_neither_finds_an_article_the_classifiers_likeliest_prose_is_kept(
+    region: str, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The classifier keeps nothing (its article block p = 0.2) and FOREST's region of the page is
+    # a heading ("Archive", a month menu's): the likeliest prose block, by p x words, is the guess.
+    monkeypatch.setattr("forest.extraction.extractor._best_single_page_region", lambda root, settings: root.xpath(region))
+    article = extract(None, LOOSE_STORY, settings=Settings(), classifier=Unsure())
+    assert article.method == method and "engineers found cracks" in article.text and "Archive" not in article.text
+    # A region of MIN_CLASSIFIED_WORDS words or more is kept, as before.
+    assert ("Harbour bridge to be rebuilt" in article.text) is (method == "page")
+
+
 def test_without_a_classifier_the_page_alone_is_scored(wrapper) -> None:  # type: ignore[no-untyped-def]
     article = extract(wrapper, story_page(5, template="b"), settings=WRAPPER_ALONE)
     assert article.method == "page"
