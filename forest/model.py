@@ -32,9 +32,11 @@ class Article:
     """An extracted article.
 
     ``method`` says how the text was found: ``"wrapper"`` (the site's learned
-    patterns matched), ``"page"`` (no pattern matched: FOREST's scoring ran on
-    this page alone with the page's own title and description as keywords) or
-    ``"none"`` (nothing usable was found).  ``confidence`` is in [0, 1].
+    patterns matched), ``"classifier"`` (no pattern matched, or the site has no
+    wrapper: the per-block classifier's content blocks; confidence 0.5, or 0.3 when it
+    found under 20 words and its likeliest prose block was added), ``"page"`` (FOREST's
+    scoring ran on this page alone, its most frequent content words as keywords;
+    confidence 0.3) or ``"none"`` (nothing usable was found).  ``confidence`` is in [0, 1].
 
     ``document`` is the article's structure (headings, lists, tables, links; see
     :mod:`forest.article`) when extraction was asked for it (``Settings.html``), and ``html``

@@ -268,7 +268,7 @@ def _cold(
             prose = [p for p in predictions if p.block.is_prose]
             likeliest = max(prose, key=lambda p: p.probability * p.block.words, default=None)
             content = [p.block for p in predictions if p.is_content or p is likeliest]
-            if region.words(content) > region.words(blocks):
+            if likeliest is not None and region.words(content) > region.words(blocks):
                 article = Article(None, None, "", region.to_text(content), "", None, "classifier", 0.3)
                 return with_structure(article, structure.from_blocks(content)) if with_html else article
     if not nodes:
