@@ -77,6 +77,14 @@ MIN_DENSITY_RATIO = 1.25
 # seeds 0 / 1 / 2: wceb2026 0.572 / 0.554 / 0.536 without, 0.604 / 0.570 / 0.567 at 0.9, ebay.com's
 # and newegg.com's item pages, every other dataset unchanged; 0.85 made the same decisions, 0.95 missed both at seed 2.)
 MAX_REJECTED_SHARE = 0.9
+# Where the classifier is not trusted and labels boilerplate at least this share of the regions'
+# terms (most of them: an item's page, not an article's), the text every sample region repeats is
+# the item's labels (filters, "Condition:", a specification's names), kept as content, and not the
+# template's.  (`forest eval --systems forest`, seeds 0 / 1 / 2: wceb2026 0.6496 / 0.6169 / 0.6288
+# -> 0.6622 / 0.6091 / 0.6414, rei.com and ifixit.com; dragnet 0 / -0.0005 / -0.0006, slashdot.org;
+# the other two unchanged.  At 0, every site the classifier is not trusted on, dragnet's
+# posterous.com, a blog at 33%, fell from 0.883 to 0.68.)
+MIN_ITEM_SHARE = 0.5
 # Another candidate region replaces the one J x U chose when its F1 against the text the
 # classifier labels content, summed over the pages the pattern explains, is higher by this.
 MIN_AGREEMENT_GAIN = 0.02
@@ -321,8 +329,9 @@ class _Cut:
 
 def classifier_agrees(
     pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], labels: Sequence[PageLabels], *, ignore: Sequence[str] = ()
-) -> tuple[bool, str]:
-    """Whether the classifier's labels may shape this site's wrapper, and a note that says why not.
+) -> tuple[bool, float, str]:
+    """Whether the classifier's labels may shape this site's wrapper, the share of the regions'
+    terms it labels boilerplate, and a note that says why not.
 
     The classifier was trained on news and blog pages.  On product, documentation and
     Q&A sites it takes specifications, code and answers for boilerplate, and those are
@@ -356,19 +365,19 @@ def classifier_agrees(
     total = kept_terms + dropped_terms
     share = dropped_terms / total if total else 0.0
     if share >= MAX_REJECTED_SHARE:
-        return False, (
+        return False, share, (
             f"{CLASSIFIER_NOT_USED}: on the sample pages it labels boilerplate {share:.0%} "
             "of the regions' terms (pages unlike its training pages)"
         )
     if not dropped_terms or not dropped_x:
-        return True, ""
+        return True, share, ""
     ratio = (dropped_x / dropped_terms) / (kept_x / kept_terms) if kept_x else float("inf")
     if share >= MIN_DISPUTED_SHARE and ratio >= MIN_DENSITY_RATIO:
-        return False, (
+        return False, share, (
             f"{CLASSIFIER_NOT_USED}: on the sample pages it labels boilerplate {share:.0%} of the "
             f"regions' terms, {ratio:.2f}x as dense in keywords as the rest (a product or reference site)"
         )
-    return True, ""
+    return True, share, ""
 
 
 def _inside_mask(page: ScoredPage, region: Sequence[int]) -> list[bool]:

@@ -23,7 +23,7 @@ from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.consensus import (
-    PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
+    MIN_ITEM_SHARE, PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
 )
 from forest.limits import classifiable
 from forest.model import Page
@@ -121,6 +121,7 @@ class Inducer:
         comments = ""
         template: frozenset[str] = frozenset()
         agrees = True  # the classifier's labels on the sample, where they are read
+        rejected = 0.0  # the share of the regions' terms it labels boilerplate
         refused = 0
         if settings.ranking == "paper":
             chosen = rank_paper(scored, scoring=settings.scoring, candidates=settings.candidates)
@@ -148,7 +149,7 @@ class Inducer:
                 # keywords densely (readers discuss it): it is no evidence against the classifier.
                 threads = learn_comments([(named[k], [scored[k].index.elements[i] for i in region])
                                           for k, region in enumerate(first) if region])
-                agrees, why = classifier_agrees(scored, first, labels, ignore=threads)
+                agrees, rejected, why = classifier_agrees(scored, first, labels, ignore=threads)
                 if agrees:
                     parts = SampleParts.of(scored, labels)
                     choice, self.agreement_ = agreeing_choice(choice, self.ranked_, scored, parts)
@@ -159,6 +160,10 @@ class Inducer:
             choice = paragraph_containers(choice, scored, settings.scoring)
             chosen, regions, region_blocks = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
+            # Text every sample region repeats is the template's, unless the classifier rejects most
+            # of regions it is not trusted on: an item's labels then (forest.learning.consensus).
+            if agrees or rejected < MIN_ITEM_SHARE:
+                template = _template_blocks(region_blocks)
             # Where the classifier contradicts J x U (product, reference and Q&A sites), the keywords
             # sit in the item's name and description, and its specifications, tables and filters are
             # keyword-poor and content all the same: the region keeps them (`forest eval --systems
@@ -180,7 +185,7 @@ class Inducer:
             comments = threads[0] if threads else ""
             exclusions.extend(step for step in threads if step not in exclusions and inside_regions(step, sample_regions))
             # Comment sections by the web's convention, unless the site names parts of its articles so.
-            if sample_regions and comments_named_so(sample_regions, exclusions, template | _template_blocks(region_blocks)):
+            if sample_regions and comments_named_so(sample_regions, exclusions, template):
                 exclusions.extend(xpath for xpath in COMMENT_SECTIONS if xpath not in exclusions)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
@@ -191,13 +196,13 @@ class Inducer:
             raise LearnError(f"no pattern found for site {site!r}: {why}", site=site)
 
         if settings.ranking == "forest":
-            chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template | _template_blocks(region_blocks))
+            chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template)
         # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
-            template_blocks=template | _template_blocks(region_blocks),
+            template_blocks=template,
             exclusions=tuple(exclusions),
             variant={
                 "keywords": settings.keywords or "tfidf",

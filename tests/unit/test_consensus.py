@@ -192,6 +192,28 @@ def test_where_the_classifier_contradicts_the_keywords_keyword_poor_parts_are_ke
     assert article.method == "wrapper" and "Weight in kilograms: 7" in article.text
 
 
+SHIPPING = "Ships from the valley store within two working days"
+
+
+@pytest.mark.parametrize(
+    ("rule", "kept"),
+    [
+        (menus, False),  # trusted: the line every item repeats is the template's
+        (lambda n, t: menus(n, t) or " said the " in t or t in {s[1] for s in STORIES}, True),  # 85% rejected
+        (lambda n, t: t not in {s[0] for s in STORIES}, True),  # all but the headline rejected
+    ],
+    ids=["trusted", "description rejected", "all but the headline rejected"],
+)
+def test_where_the_classifier_rejects_most_of_an_items_region_its_repeated_lines_are_content(
+    rule: Callable[[int, str], bool], kept: bool
+) -> None:
+    items = [item(i).replace("<ul class='specs'>", f"<p>{SHIPPING}</p><ul class='specs'>") for i in range(6)]
+    wrapper = learn(items[:5], rule).wrapper_
+    assert wrapper.classifier_agrees is not kept and (SHIPPING in wrapper.template_blocks) is not kept
+    article = extract(wrapper, items[5], settings=Settings(classifier=False))
+    assert article.method == "wrapper" and (SHIPPING in article.text) is kept
+
+
 def test_a_classifier_that_keeps_almost_nothing_of_the_region_is_not_used() -> None:
     # It keeps the headline alone, as on an item page unlike its training pages: the headline holds
     # the keywords as densely as the rest, so only the share it rejects shows it is lost here.
