@@ -82,8 +82,8 @@ MAX_REJECTED_SHARE = 0.9
 # the item's labels (filters, "Condition:", a specification's names), kept as content, and not the
 # template's.  (`forest eval --systems forest`, seeds 0 / 1 / 2: wceb2026 0.6496 / 0.6169 / 0.6288
 # -> 0.6622 / 0.6091 / 0.6414, rei.com and ifixit.com; dragnet 0 / -0.0005 / -0.0006, slashdot.org;
-# the other two unchanged.  At 0, every site the classifier is not trusted on, dragnet's
-# posterous.com, a blog at 33%, fell from 0.883 to 0.68.)
+# the other two unchanged.  At 0, on every site the classifier is not trusted on, dragnet's
+# posterous.com, a blog whose regions it rejects at 33%, fell from 0.883 to 0.68.)
 MIN_ITEM_SHARE = 0.5
 # Another candidate region replaces the one J x U chose when its F1 against the text the
 # classifier labels content, summed over the pages the pattern explains, is higher by this.

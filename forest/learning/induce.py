@@ -160,8 +160,8 @@ class Inducer:
             choice = paragraph_containers(choice, scored, settings.scoring)
             chosen, regions, region_blocks = _narrow(choice, scored)
             explained = [k for k, region in enumerate(regions) if region]
-            # Text every sample region repeats is the template's, unless the classifier rejects most
-            # of regions it is not trusted on: an item's labels then (forest.learning.consensus).
+            # Text every sample region repeats is the template's, unless the classifier, not trusted
+            # on this site, rejects most of the regions: it is then an item's labels (consensus.MIN_ITEM_SHARE).
             if agrees or rejected < MIN_ITEM_SHARE:
                 template = _template_blocks(region_blocks)
             # Where the classifier contradicts J x U (product, reference and Q&A sites), the keywords
