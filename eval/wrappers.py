@@ -19,12 +19,11 @@ from dataclasses import dataclass
 
 from eval.datasets import by_site, load
 from eval.protocol import split
+from eval.suite import SITE_DATASETS
 from forest.errors import LearnError
 from forest.learning.induce import Inducer
 
 __all__ = ["Digest", "digest", "main"]
-
-DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1", "wceb2026")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +59,12 @@ def digest(dataset: str, k: int, seed: int = 0) -> Digest:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.wrappers", description=__doc__.split("\n")[0])
-    parser.add_argument("--dataset", action="append", help=f"dataset (repeatable; default: {', '.join(DATASETS)})")
+    parser.add_argument("--dataset", action="append", help=f"dataset (repeatable; default: {', '.join(SITE_DATASETS)})")
     parser.add_argument("--k", type=int, action="append", help="training pages per site (repeatable; default: 5 and 10)")
     parser.add_argument("--seed", type=int, default=0, help="the training split's seed (default 0)")
     parser.add_argument("--sites", action="store_true", help="also print each site's digest")
     args = parser.parse_args(argv)
-    for name in args.dataset or DATASETS:
+    for name in args.dataset or SITE_DATASETS:
         for k in args.k or (5, 10):
             d = digest(name, k, args.seed)
             print(f"{d.dataset} k={d.k} seed={d.seed}: {len(d.sites)} sites, {d.refused} refused, "
