@@ -27,7 +27,7 @@ from lxml import etree
 from forest.wrapper import CLASSIFIER_NOT_USED
 from patterns.choose import Choice
 from patterns.ranking import Ranked, ScoredPage, matches
-from patterns.refine import is_single_step
+from patterns.refine import KEPT_TAGS, is_single_step
 
 # Tags that mark a side part wherever they appear; other tags need an attribute to be named.
 SIDE_TAGS = frozenset("aside button dialog fieldset figcaption figure footer form menu nav select".split())
@@ -167,7 +167,7 @@ class _PageParts:
         found: list[int] = []
         for key, nodes in index.keys.items():
             below = _steps_below_anchor(key)
-            if below is not None:
+            if below is not None and index.elements[nodes[0]].tag not in KEPT_TAGS:
                 named.append(ids.setdefault(key, len(ids)))
                 steps.append(below)
                 counts.append(len(nodes))

@@ -93,6 +93,17 @@ def test_a_part_the_classifier_rejects_across_the_sample_becomes_an_exclusion() 
     assert article.method == "wrapper" and "Photograph" not in article.text and STORIES[5][1] in article.text
 
 
+def test_code_the_classifier_rejects_across_the_sample_is_kept() -> None:
+    def code(i: int) -> str:
+        return f'<pre class="listing">gauge = read(station_{i}); if gauge > limit: alert(town, level_{i})</pre>'
+
+    pages = [page(i, extra=code(i)) for i in range(5)]
+    wrapper = learn(pages, lambda n, t: menus(n, t) or "gauge" in t or "Photograph" in t).wrapper_
+    assert "//div[@class='caption']" in wrapper.exclusions  # the labels are read on this site ...
+    assert not any("listing" in exclusion for exclusion in wrapper.exclusions)  # ... and the code stays
+    assert "alert(town, level_5)" in extract(wrapper, page(5, extra=code(5)), settings=Settings(classifier=False)).text
+
+
 def test_one_pages_rejection_is_not_a_consensus() -> None:
     promo = '<div class="promo">Subscribe to the morning briefing for more stories from the valley</div>'
     pages = [page(i, extra=promo if i == 0 else "") for i in range(5)]

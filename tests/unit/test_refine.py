@@ -19,9 +19,9 @@ SHARE = '<div class="share"><a href="/s">Share this on every network you use tod
 AUTHOR = '<div class="author">Ann Lee, Courier</div>'
 
 
-def _page(town: str, *, share: bool = True) -> tuple[ScoredPage, list[int]]:
+def _page(town: str, *, share: bool = True, code: str = "") -> tuple[ScoredPage, list[int]]:
     paragraphs = "".join(f"<p>{STORY.format(town=town, day=day)}</p>" for day in ("Monday", "Tuesday", "Friday"))
-    source = (f"<html><body><div id='story'>{AUTHOR}{paragraphs}{SHARE if share else ''}"
+    source = (f"<html><body><div id='story'>{AUTHOR}{paragraphs}{code}{SHARE if share else ''}"
               "<p>Officials said the water would fall by the end of the week.</p></div></body></html>")  # fmt: skip
     index = index_page(html.fromstring(source).find("body"))
     page = score_page(index, KEYWORDS)
@@ -30,6 +30,12 @@ def _page(town: str, *, share: bool = True) -> tuple[ScoredPage, list[int]]:
 
 def test_a_part_without_keywords_on_every_page_is_cut() -> None:
     pages, regions = zip(*(_page(town) for town in ("Albany", "Utica", "Troy")))
+    assert boilerplate_subpatterns(pages, regions) == ["//div[@class='share']", "//div[@class='author']"]
+
+
+def test_code_is_never_cut_however_few_keywords_it_holds() -> None:
+    code = "<pre class='sample'>gauge = read(station); if gauge > limit: alert(town)</pre>"
+    pages, regions = zip(*(_page(town, code=code) for town in ("Albany", "Utica", "Troy")))
     assert boilerplate_subpatterns(pages, regions) == ["//div[@class='share']", "//div[@class='author']"]
 
 
