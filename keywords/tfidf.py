@@ -101,6 +101,7 @@ def _top_terms(candidates: list[tuple[str, float]], distinct: Iterable[str], k: 
     # Position of each distinct term's first occurrence, for a deterministic tie-break.
     first = {term: position for position, term in enumerate(distinct)}
     candidates.sort(key=lambda pair: (-pair[1], first[pair[0]]))
+    # Normalised over the eligible terms only, so stopwords do not dilute the weights.
     norm = math.sqrt(sum(value * value for _, value in candidates))
     top = candidates[:k]
     return Keywords(
