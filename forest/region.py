@@ -120,7 +120,7 @@ def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
 def _took_most(region: Sequence[etree._Element], kept: Sequence[Block]) -> bool:
     """Whether the blocks left hold less than half of the region's text."""
     twice = 2 * sum(len(b.text) for b in kept)
-    texts = [_raw_text(node) for node in region]
+    texts = [raw_text(node) for node in region]
     # The raw length bounds the normalized one from above: most regions are decided without normalizing.
     return twice < sum(map(len, texts)) and twice < sum(len(_normalized(text)) for text in texts)
 
@@ -128,10 +128,11 @@ def _took_most(region: Sequence[etree._Element], kept: Sequence[Block]) -> bool:
 def _text_length(element: etree._Element) -> int:
     """Characters of text with whitespace runs counted as one space, as blocks count them: a page's
     indentation is not text, and counted raw it outweighed the text it surrounds."""
-    return len(_normalized(_raw_text(element)))
+    return len(_normalized(raw_text(element)))
 
 
-def _raw_text(element: etree._Element) -> str:
+def raw_text(element: etree._Element) -> str:
+    """The text of ``element``'s subtree, without its tail, as libxml2 writes it (in C: far quicker than joining itertext())."""
     return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
 
 

@@ -257,8 +257,7 @@ def _cold(
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
         content = [p.block for p in predictions if p.is_content]
         if region.words(content) >= MIN_CLASSIFIED_WORDS:
-            article = Article(None, None, "", region.to_text(content), "", None, "classifier", 0.5)
-            return with_structure(article, structure.from_blocks(content)) if with_html else article
+            return _classified(content, 0.5, with_html)
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
@@ -269,13 +268,18 @@ def _cold(
             likeliest = max(prose, key=lambda p: p.probability * p.block.words, default=None)
             content = [p.block for p in predictions if p.is_content or p is likeliest]
             if likeliest is not None and region.words(content) > region.words(blocks):
-                article = Article(None, None, "", region.to_text(content), "", None, "classifier", 0.3)
-                return with_structure(article, structure.from_blocks(content)) if with_html else article
+                return _classified(content, 0.3, with_html)
     if not nodes:
         article = Article(None, None, "", "", "", None, "none", 0.0)
         return with_structure(article, structure.Document()) if with_html else article
     article = Article(None, None, "", region.to_text(blocks), "", None, "page", 0.3)
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
+
+
+def _classified(content: Sequence[Block], confidence: float, with_html: bool) -> Article:
+    """The article of the classifier's content blocks."""
+    article = Article(None, None, "", region.to_text(content), "", None, "classifier", confidence)
+    return with_structure(article, structure.from_blocks(content)) if with_html else article
 
 
 def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:
