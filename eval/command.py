@@ -217,13 +217,17 @@ def bench_command(dataset: tuple[str, ...], k: int, seed: int, repeat: int, peer
     except (ValueError, ImportError) as exc:
         raise EvalError(str(exc)) from exc
     out = []
+    results = []
     for name, path in resolved:
         samples = _load(name, path)
         sites = datasets.by_site(samples, min_pages=2)
         result = bench.run_bench(_display_name(name), sites, k=k, seed=seed, repeat=repeat, peers=peer_systems, progress=_status)
+        results.append(result)
         if as_json:
             out.append(bench.to_dict(result))
         else:
             click.echo(bench.text(result))
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    elif len(results) > 1:
+        click.echo(bench.pooled_learning(results))
