@@ -257,13 +257,13 @@ def text(bench: Bench) -> str:
 def pooled_learning(benches: Sequence[Bench]) -> str:
     """One line on learning over every site of every dataset timed: the median site, whatever its dataset.
 
-    A dataset's own median stands on few sites (cleanportaleval has 4 with ten pages); the
-    median over all of them is the typical site the target speaks of.
+    A dataset's own median can stand on few sites (cleanportaleval has 4 with ten pages, so its
+    median is the mean of two); the median over all of them is the typical site's.
     """
     timings = [t for bench in benches for t in bench.learns]
     learned = [t for t in timings if t.error is None]
     if not timings:
-        return f"learning: no site of the {len(benches)} datasets has {LEARN_PAGES} pages\n"
+        return f"learning: no site of the datasets has {LEARN_PAGES} pages\n"
     return (
         f"learning from {LEARN_PAGES} pages, all {len(benches)} datasets, {len(timings)} sites: wall median "
         f"{_f(_median([t.wall_s for t in timings]), 3)} s, CPU median {_f(_median([t.cpu_s for t in timings]), 3)} s; "

@@ -150,7 +150,7 @@ def test_bench_pools_learning_over_every_dataset() -> None:
         learns = tuple(bench.LearnTiming(f"{name}{i}", 10, wall, wall / 2, None) for i, wall in enumerate(walls))
         return bench.Bench(name, 5, 1, (), (), learns, ())
 
-    # Medians 0.9 and 0.3 per dataset; over the five sites, 0.4 (CPU: half of each).
+    # Medians 0.9 and 0.35 per dataset; over the five sites, 0.4 (CPU: half of each).
     line = bench.pooled_learning([timed("a", 0.2, 0.9, 1.0), timed("b", 0.3, 0.4)])
     assert "all 2 datasets, 5 sites: wall median 0.400 s, CPU median 0.200 s; 0 failed" in line
     assert "no site" in bench.pooled_learning([timed("c")])
