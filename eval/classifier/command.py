@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from forest.classifier.model import MODELS
+from forest.classifier.predictor import MODELS
 
 # Not the package's own file: an installed package directory is often read-only, and a user's
 # experiment should not silently replace the shipped model.

@@ -34,7 +34,8 @@ from eval.classifier.train import PageRows, default_classifier, default_split, f
 from eval.metrics import score
 from forest.classifier.compact import Compact, compile_trees
 from forest.classifier.joint import PAPER_WEIGHT, decode, pair_labels
-from forest.classifier.model import TagClassifier, shift_threshold
+from forest.classifier.model import TagClassifier
+from forest.classifier.predictor import shift_threshold
 
 # Each pairwise fit sees at most this many random pairs of neighbouring blocks (as the
 # classifier's MAX_ROWS: about a minute per fit on the shared 2-core machine).

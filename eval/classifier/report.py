@@ -17,7 +17,8 @@ import numpy as np
 
 from eval.datasets import Sample, by_site, load
 from forest.classifier.features import FEATURE_SETS, UNITS
-from forest.classifier.model import MODELS, TagClassifier
+from forest.classifier.model import TagClassifier
+from forest.classifier.predictor import MODELS, BlockPredictor
 from eval.classifier.train import DEFAULT_THRESHOLD, cross_validate, default_split, featurize, say, usable
 
 TABLE_DATASETS = ("cleaneval", "dragnet")
@@ -141,7 +142,7 @@ TABLE_CAPTION = (
 )
 
 
-def page_level(classifier: TagClassifier | None = None) -> str:
+def page_level(classifier: BlockPredictor | None = None) -> str:
     """Page token F1 of the classifier alone and of trafilatura on the default split's test pages, one run."""
     from eval.classifier.systems import Classifier, Web2Text
     from eval.peers import Trafilatura

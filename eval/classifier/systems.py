@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from eval.systems import PageLevel, System
-from forest.classifier import TagClassifier, classify_page, load_default
+from forest.classifier import BlockPredictor, classify_page, load_default
 from forest.html import parse_html
 from forest.model import Page
 
@@ -21,14 +21,14 @@ class Classifier(PageLevel):
 
     name = "classifier"
 
-    def __init__(self, model: TagClassifier | None = None, *, path: str | Path | None = None, name: str | None = None) -> None:
+    def __init__(self, model: BlockPredictor | None = None, *, path: str | Path | None = None, name: str | None = None) -> None:
         self._model = model
         self._path = path
         if name is not None:
             self.name = name
 
     @property
-    def model(self) -> TagClassifier:
+    def model(self) -> BlockPredictor:
         """The classifier in use (the shipped default unless one was given)."""
         if self._model is None:
             self._model = load_default(self._path)
@@ -50,7 +50,7 @@ class Web2Text(Classifier):
     name = "web2text"
 
     @property
-    def model(self) -> TagClassifier:
+    def model(self) -> BlockPredictor:
         """The classifier in use, which must carry a pairwise model."""
         model = super().model
         if not model.has_joint:

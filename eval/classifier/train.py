@@ -22,7 +22,8 @@ from forest.classifier.blocks import walk
 from forest.classifier.features import GROUPS, N_HASH, Features, page_features
 from forest.classifier.io import save
 from forest.classifier.joint import edge_features
-from forest.classifier.model import MODELS, TagClassifier
+from forest.classifier.model import TagClassifier
+from forest.classifier.predictor import MODELS
 from forest.errors import ParseError
 from forest.html import parse_html
 

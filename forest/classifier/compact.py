@@ -1,16 +1,21 @@
-"""Fitted scikit-learn models as plain arrays, and the small numpy predictors that read them."""
+"""Fitted scikit-learn models as plain arrays, and the small numpy predictors that read them.
+
+Predicting needs numpy alone: scikit-learn is imported only to compile a fitted model.
+"""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.linear_model import LogisticRegression
-from sklearn.neural_network import MLPClassifier
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
 
 KINDS = ("linear", "mlp", "trees")
 _ACTIVATIONS = ("identity", "logistic", "tanh", "relu")
@@ -157,6 +162,8 @@ def compile_mlp(model: MLPClassifier, mean: np.ndarray, scale: np.ndarray) -> Co
 
 def compile_trees(model: HistGradientBoostingClassifier | RandomForestClassifier, hashed_columns: np.ndarray) -> Compact:
     """A fitted binary histogram gradient boosting or random forest, as one array per node field."""
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     if isinstance(model, HistGradientBoostingClassifier):
         # scikit-learn keeps the boosted trees in private predictors; the tests compare our

@@ -6,16 +6,19 @@ import functools
 import itertools
 import operator
 import re
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.utils import murmurhash3_32
 
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import HashingVectorizer
 
 # Bumped whenever a column changes meaning: a model file records the version it was trained on.
 FEATURE_VERSION = 1
@@ -60,6 +63,8 @@ def _identity(tokens: list[str]) -> list[str]:
 
 def hasher(n_hash: int = N_HASH) -> HashingVectorizer:
     """The hashing of token lists that :func:`hash_tokens` reproduces (binary, unsigned, unnormalized)."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
     return HashingVectorizer(
         n_features=n_hash, analyzer=_identity, alternate_sign=False, norm=None, binary=True, dtype=np.float32
     )
@@ -68,7 +73,38 @@ def hasher(n_hash: int = N_HASH) -> HashingVectorizer:
 @functools.lru_cache(maxsize=1 << 16)
 def _column(token: str, n_hash: int) -> int:
     # HashingVectorizer's column: |MurmurHash3_32(token, seed 0)| mod n (the same in every process).
-    return abs(murmurhash3_32(token, seed=0)) % n_hash
+    return abs(murmurhash3_32(token.encode("utf-8"))) % n_hash
+
+
+def murmurhash3_32(data: bytes, seed: int = 0) -> int:
+    """MurmurHash3 (x86, 32-bit) of ``data`` as a signed integer: scikit-learn's ``murmurhash3_32``.
+
+    Written out so that predicting never imports scikit-learn (a second of every process's
+    start); each token is hashed once per process (``_column`` is cached).
+    """
+    mask = 0xFFFFFFFF
+    c1, c2 = 0xCC9E2D51, 0x1B873593
+    h = seed & mask
+    n = len(data)
+    body = n - n % 4
+    for k in struct.unpack_from(f"<{body // 4}I", data):
+        k = (k * c1) & mask
+        k = ((k << 15) | (k >> 17)) & mask
+        h ^= (k * c2) & mask
+        h = ((h << 13) | (h >> 19)) & mask
+        h = (h * 5 + 0xE6546B64) & mask
+    k = int.from_bytes(data[body:], "little")
+    if n % 4:
+        k = (k * c1) & mask
+        k = ((k << 15) | (k >> 17)) & mask
+        h ^= (k * c2) & mask
+    h ^= n
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & mask
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & mask
+    h ^= h >> 16
+    return h - (1 << 32) if h >= 1 << 31 else h
 
 
 def hash_tokens(docs: Sequence[Sequence[str]], n_hash: int = N_HASH) -> sp.csr_matrix:

@@ -22,15 +22,17 @@ import json
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
-import sklearn
 
 from forest.classifier.compact import KINDS, Compact
 from forest.classifier.features import FEATURE_VERSION, GROUPS, UNITS
-from forest.classifier.model import MODELS, TagClassifier
+from forest.classifier.predictor import MODELS, BlockPredictor
 from forest.errors import ModelError
+
+if TYPE_CHECKING:
+    from forest.classifier.model import TagClassifier
 
 MAGIC = b"FOREST-CLASSIFIER"
 FORMAT_VERSION = 1
@@ -50,6 +52,8 @@ _PAIRWISE_PREFIX = "p."
 
 def dumps(classifier: TagClassifier, training: dict[str, Any] | None = None) -> bytes:
     """The model file's bytes for a fitted ``classifier``; ``training`` notes go into the header."""
+    import sklearn
+
     compact: Compact = classifier.compact_
     params = classifier.get_params()
     pairwise: Compact | None = getattr(classifier, "pairwise_compact_", None)
@@ -103,9 +107,16 @@ def _payload(data: bytes, source: str | None) -> bytes:
     return payload
 
 
-def loads(data: bytes, *, source: str | None = None) -> tuple[TagClassifier, dict[str, Any]]:
+@overload
+def loads(data: bytes, *, source: str | None = ..., estimator: Literal[True] = ...) -> tuple[TagClassifier, dict[str, Any]]: ...
+@overload
+def loads(data: bytes, *, source: str | None = ..., estimator: bool) -> tuple[BlockPredictor, dict[str, Any]]: ...
+def loads(data: bytes, *, source: str | None = None, estimator: bool = True) -> tuple[BlockPredictor, dict[str, Any]]:
     """The classifier and header stored in ``data`` (the bytes of a model file).
 
+    :param estimator: the scikit-learn estimator (:class:`~forest.classifier.model.TagClassifier`);
+        False gives a :class:`~forest.classifier.predictor.BlockPredictor`, which predicts the same
+        and spares the process scikit-learn's import.
     :raises ModelError: wrong magic or version, checksum mismatch, or inconsistent content.
     """
     payload = _payload(data, source)
@@ -118,7 +129,7 @@ def loads(data: bytes, *, source: str | None = None) -> tuple[TagClassifier, dic
     try:
         if not isinstance(header, dict):
             raise TypeError("header.json is not an object")
-        return _build(header, arrays), header
+        return _build(header, arrays, estimator), header
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         raise ModelError(f"inconsistent model file ({exc!r})", path=source) from exc
 
@@ -155,8 +166,12 @@ def _read_arrays(payload: bytes) -> dict[str, np.ndarray]:
     return arrays
 
 
-def load(path: str | Path) -> tuple[TagClassifier, dict[str, Any]]:
-    """The classifier and header stored at ``path``.
+@overload
+def load(path: str | Path, *, estimator: Literal[True] = ...) -> tuple[TagClassifier, dict[str, Any]]: ...
+@overload
+def load(path: str | Path, *, estimator: bool) -> tuple[BlockPredictor, dict[str, Any]]: ...
+def load(path: str | Path, *, estimator: bool = True) -> tuple[BlockPredictor, dict[str, Any]]:
+    """The classifier and header stored at ``path`` (``estimator``: as :func:`loads`).
 
     :raises ModelError: missing, unreadable, corrupt, tampered or incompatible file.
     """
@@ -168,10 +183,10 @@ def load(path: str | Path) -> tuple[TagClassifier, dict[str, Any]]:
         raise ModelError(f"cannot read model file ({exc.strerror or exc})", path=source) from exc
     if len(data) > MAX_BYTES:
         raise ModelError(f"model file is over {MAX_BYTES // 1_000_000} MB", path=source)
-    return loads(data, source=source)
+    return loads(data, source=source, estimator=estimator)
 
 
-def _build(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> TagClassifier:
+def _build(header: dict[str, Any], arrays: dict[str, np.ndarray], estimator: bool) -> BlockPredictor:
     if header.get("format") != "forest-classifier" or header.get("format_version") != FORMAT_VERSION:
         raise ValueError("header is not a forest classifier header of this version")
     if header.get("feature_version") != FEATURE_VERSION:
@@ -205,7 +220,14 @@ def _build(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> TagClassifi
         _check_width(context, N_CONTEXT, 0)
     if bool(params["stacking"]) != (context is not None):
         raise ValueError("stacking flag and second-stage arrays disagree")
-    classifier = TagClassifier(**params)
+    classifier: BlockPredictor
+    if estimator:
+        from forest.classifier.model import TagClassifier
+
+        classifier = TagClassifier(**params)
+    else:
+        prediction = ("groups", "unit", "n_hash", "threshold", "smoothing")
+        classifier = BlockPredictor(**{name: params[name] for name in prediction})
     classifier.classes_ = np.asarray(header["classes"])
     classifier.n_features_in_ = int(header["n_features_in"])
     classifier.transitions_ = np.asarray(arrays["transitions"], dtype=np.float64).reshape(2, 2)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from lxml import etree
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -18,16 +16,12 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
-from forest.classifier.blocks import invisible, not_article, walk
 from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
-from forest.classifier.container import confine
 from forest.classifier.context import context_features
-from forest.classifier.features import GROUPS, N_HASH, UNITS, Features, page_features
-from forest.classifier.joint import decode, edge_features
-from forest.classifier.smoothing import transitions, viterbi
-from patterns.text import Block
+from forest.classifier.features import GROUPS, N_HASH, UNITS, Features
+from forest.classifier.predictor import MODELS, BlockPredictor
+from forest.classifier.smoothing import transitions
 
-MODELS = ("logreg", "forest", "gbt", "mlp")
 # Tree models see only hashed token columns set on at least this many training rows (at most
 # MAX_TREE_TOKENS of them): a rare token cannot make a useful split, and densifying all 2**10
 # columns would triple the memory of training.
@@ -35,21 +29,6 @@ MIN_TOKEN_ROWS = 20
 MAX_TREE_TOKENS = 256
 # Folds of the out-of-fold first stage that trains the stacked second stage.
 STACK_FOLDS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class BlockPrediction:
-    """One text block of a page with its classification.
-
-    ``index`` is the block's position in :func:`patterns.text.text_blocks` of the body;
-    ``element`` the innermost block-level element holding its text.
-    """
-
-    index: int
-    block: Block
-    element: etree._Element
-    probability: float  # P(content) before smoothing; 0 for blocks the browser does not render
-    is_content: bool  # after the threshold and the article container (or Viterbi smoothing, if enabled)
 
 
 def _defaults(model: str, class_weight: str | None, random_state: int | None) -> Any:
@@ -65,8 +44,11 @@ def _defaults(model: str, class_weight: str | None, random_state: int | None) ->
     return MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=300, early_stopping=True, random_state=random_state)
 
 
-class TagClassifier(ClassifierMixin, BaseEstimator):
+class TagClassifier(ClassifierMixin, BaseEstimator, BlockPredictor):
     """Content/boilerplate classifier of text blocks (or of all tags), after Utiu's thesis, chapter 3.
+
+    Trained here with scikit-learn; it predicts as :class:`~forest.classifier.predictor.BlockPredictor`
+    (``predict_blocks``), which is what a model file is read into when no training is needed.
 
     Parameters
     ----------
@@ -145,22 +127,13 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _inputs(self, X: Any, *, reset: bool, exact: bool = False) -> tuple[np.ndarray, sp.csr_matrix | None]:
-        """Dense and hashed columns of ``X``: a :class:`Features`, or any numeric matrix (all dense).
-
-        :param exact: keep a :class:`Features`' float32 columns as they are (the compact models
-            read them exactly so, and tree walks run faster on them), rather than as float64.
-        """
+        """Dense and hashed columns of ``X``: a :class:`Features` (see BlockPredictor), or any numeric matrix (all dense)."""
         if isinstance(X, Features):
-            dense, hashed = X.select(self.groups)
-            if not np.isfinite(dense).all():
-                raise ValueError("features contain NaN or infinity")
-            width = dense.shape[1] + (hashed.shape[1] if hashed is not None else 0)
-            if reset:
-                self.n_features_in_ = width
-            elif width != self.n_features_in_:
-                raise ValueError(f"X has {width} features, but {type(self).__name__} expects {self.n_features_in_}")
-            return (dense if exact else dense.astype(np.float64)), hashed
+            return super()._inputs(X, reset=reset, exact=exact)
         return validate_data(self, X, reset=reset, dtype=np.float64), None
+
+    def _check_fitted(self) -> None:
+        check_is_fitted(self, "compact_")
 
     def fit(self, X: Any, y: Any, groups: Sequence[Any] | np.ndarray | None = None) -> TagClassifier:
         """Fit on feature rows ``X`` (a :class:`Features` or a numeric matrix) and labels ``y``.
@@ -245,93 +218,10 @@ class TagClassifier(ClassifierMixin, BaseEstimator):
         p = self._positive(X)
         return np.column_stack([1.0 - p, p])
 
-    def _positive(self, X: Any) -> np.ndarray:
-        # P(classes_[1]) of each row, for callers that checked the fit (sklearn's check costs ~30 us).
-        dense, hashed = self._inputs(X, reset=False, exact=True)
-        p = self.compact_.proba(dense, hashed)
-        if self.context_compact_ is not None:
-            p = self.context_compact_.proba(context_features(p, X), None)
-        return p
-
     def predict(self, X: Any) -> np.ndarray:
         """The label of each row: ``classes_[1]`` where P(``classes_[1]``) >= ``threshold``."""
         p = self.predict_proba(X)[:, 1]
         return np.asarray(self.classes_[(p >= self.threshold).astype(np.int64)])
-
-    def smooth(self, probability: np.ndarray) -> np.ndarray:
-        """Content flags of one page's rows, in page order: Viterbi if ``smoothing`` > 0, else the threshold."""
-        check_is_fitted(self, "compact_")
-        return self._smooth(probability)
-
-    def _smooth(self, probability: np.ndarray) -> np.ndarray:
-        if self.smoothing > 0:
-            # Shift the probabilities so that, unsmoothed, the threshold is the decision boundary.
-            shifted = shift_threshold(probability, self.threshold)
-            return viterbi(shifted, self.transitions_, self.smoothing)
-        return np.asarray(probability) >= self.threshold
-
-    @property
-    def has_joint(self) -> bool:
-        """Whether a pairwise model is attached, so ``predict_blocks(root, joint=True)`` decodes jointly."""
-        return getattr(self, "pairwise_compact_", None) is not None
-
-    def predict_blocks(
-        self, root: etree._Element, *, joint: bool = False, confined: bool = True, landmarks: bool = True
-    ) -> list[BlockPrediction]:
-        """Classify every text block of a parsed page (``forest.html.parse_html``), in page order.
-
-        :param joint: label the blocks jointly, Web2Text's way (the classifier's probabilities as
-            unary potentials, the attached pairwise model's, Viterbi); without a pairwise model,
-            the threshold as usual.
-        :param confined: after the threshold, hold the blocks outside the article's container to
-            a surer probability (``forest.classifier.container``); not with Viterbi or joint decoding.
-        :param landmarks: give probability 0 to figure captions, footers and navigation
-            (:func:`forest.classifier.blocks.not_article`).  Learning leaves them to the model: there a
-            caption the labels took for boilerplate on every sample page would cut the whole figure,
-            image included, from the article's HTML and Markdown.
-        :raises ValueError: the classifier was trained on tags, not blocks.
-        """
-        check_is_fitted(self, "compact_")
-        if self.unit != "blocks":
-            raise ValueError("predict_blocks needs a classifier trained with unit='blocks'")
-        body = root.find("body") if root.tag == "html" else root
-        if body is None:
-            return []
-        tree = walk(body)
-        if not tree.blocks:
-            return []
-        features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
-        p = self._positive(features)
-        # What the browser does not show is never the article (schema.org copies of the headline,
-        # templates for popups); the training pages have too few such blocks to learn it.  Nor are a
-        # figure's caption, a footer or navigation, which few training pages mark as such.
-        hidden = invisible(tree)
-        if landmarks:
-            hidden |= not_article(tree)
-        p[hidden[tree.owner]] = 0.0
-        pairwise = getattr(self, "pairwise_compact_", None) if joint else None
-        if pairwise is not None:
-            same = pairwise.proba(edge_features(tree, features), None)
-            content = decode(shift_threshold(p, self.threshold), same, self.joint_weight_)
-        else:
-            content = self._smooth(p)
-            if confined and self.smoothing <= 0:
-                # Blocks outside the element that holds most of the article need a surer probability
-                # (forest.classifier.container).  Not after Viterbi or joint decoding, which have their own say on context.
-                content = confine(tree, p, content)
-        elements = tree.elements
-        # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
-        rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())
-        return [BlockPrediction(j, block, elements[o], pj, cj) for j, (block, o, pj, cj) in enumerate(rows)]
-
-
-def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:
-    """P(content) mapped so that ``threshold`` falls at 0.5: what smoothing and joint decoding take as potentials."""
-    # A monotone map of [0, 1] onto itself taking ``threshold`` to 0.5 (odds scaled).
-    p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
-    t = min(max(threshold, 1e-6), 1 - 1e-6)
-    odds = p / (1 - p) * (1 - t) / t
-    return odds / (1 + odds)
 
 
 def _frequent_columns(hashed: sp.csr_matrix | None) -> np.ndarray:

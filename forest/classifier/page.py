@@ -8,18 +8,19 @@ from pathlib import Path
 from lxml import etree
 
 from forest.classifier.io import load
-from forest.classifier.model import TagClassifier
+from forest.classifier.predictor import BlockPredictor
 
 DEFAULT_MODEL = Path(__file__).with_name("default_model.fcm")
 
 
 @functools.lru_cache(maxsize=4)
-def _cached(path: str, mtime_ns: int) -> TagClassifier:
-    return load(path)[0]
+def _cached(path: str, mtime_ns: int) -> BlockPredictor:
+    return load(path, estimator=False)[0]
 
 
-def load_default(path: str | Path | None = None) -> TagClassifier:
-    """The classifier stored at ``path`` (default: the model shipped in the package), loaded once per process.
+def load_default(path: str | Path | None = None) -> BlockPredictor:
+    """The classifier stored at ``path`` (default: the model shipped in the package), loaded once per
+    process, for prediction (:func:`forest.classifier.io.load` gives the scikit-learn estimator).
 
     :raises ModelError: missing, corrupt or tampered model file.
     """
@@ -31,7 +32,7 @@ def load_default(path: str | Path | None = None) -> TagClassifier:
     return _cached(str(target), mtime)
 
 
-def classify_page(root: etree._Element, *, model: TagClassifier | None = None, joint: bool = False) -> str:
+def classify_page(root: etree._Element, *, model: BlockPredictor | None = None, joint: bool = False) -> str:
     """The text of the content blocks of a parsed page (``forest.html.parse_html``), one block per line.
 
     :param joint: decode the blocks jointly, Web2Text's way, when the model has a pairwise model.

@@ -17,7 +17,7 @@ from lxml import etree
 from forest import region
 from forest.article import structure
 from forest.article.render import with_structure
-from forest.classifier.model import BlockPrediction, TagClassifier
+from forest.classifier.predictor import BlockPrediction, BlockPredictor
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import ParseError
@@ -58,7 +58,7 @@ def extract(
     url: str | None = None,
     settings: Settings | None = None,
     declared_charset: str | None = None,
-    classifier: TagClassifier | None = None,
+    classifier: BlockPredictor | None = None,
 ) -> Article:
     """Extract the article of ``data``, a page of ``wrapper.site`` (or of a site with no wrapper: ``None``).
 
@@ -110,7 +110,7 @@ def extract_parsed(wrapper: Wrapper | None, root: etree._Element, data: bytes | 
 
 def _extract_whole(
     root: etree._Element, wrapper: Wrapper | None, data: bytes | str, declared_charset: str | None, url: str | None,
-    settings: Settings, classifier: TagClassifier | None,
+    settings: Settings, classifier: BlockPredictor | None,
 ) -> Article:
     """The article of the whole page ``data``, parsed as ``root``; a page its scripts fill is read again without them."""
     article = _extract_tree(root, wrapper, data, declared_charset, url, settings, classifier)
@@ -125,7 +125,7 @@ def _extract_whole(
 
 def _extract_tree(
     root: etree._Element, wrapper: Wrapper | None, data: bytes | str, declared_charset: str | None, url: str | None,
-    settings: Settings, classifier: TagClassifier | None, *, noscript: bool = False,
+    settings: Settings, classifier: BlockPredictor | None, *, noscript: bool = False,
 ) -> Article:
     """The article of the page ``root`` was parsed from (``data``): the wrapper's patterns, else cold."""
     title, found = _fields(root, data, wrapper)
@@ -244,7 +244,7 @@ def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) ->
 
 
 def _cold(
-    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: TagClassifier | None, with_html: bool,
+    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: BlockPredictor | None, with_html: bool,
     url: str | None = None,
 ) -> Article:
     """A page no learned pattern fits: the classifier's content blocks, or FOREST's region of the page alone."""

@@ -13,7 +13,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from forest.classifier.blocks import NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS
-from forest.classifier.model import TagClassifier
+from forest.classifier.predictor import BlockPredictor
 from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
@@ -77,7 +77,7 @@ class Inducer:
     ----------
     settings : Settings
         Keyword source, scoring, candidate and ranking variants, limits.
-    classifier : TagClassifier, optional
+    classifier : BlockPredictor, optional
         The per-block classifier whose labels on the sample pages, summed over the
         site, become the wrapper's exclusions (see forest.learning.consensus); by
         default the shipped model, when ``settings.classifier`` is on.
@@ -92,7 +92,7 @@ class Inducer:
         Pages used and skipped, and what learning noticed.
     """
 
-    def __init__(self, settings: Settings | None = None, classifier: TagClassifier | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, classifier: BlockPredictor | None = None) -> None:
         self.settings = settings
         self.classifier = classifier
 
@@ -280,7 +280,7 @@ def _score(
     return scored, keyed
 
 
-def _labels(classifier: TagClassifier, sample: _Sample) -> PageLabels:
+def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     """The classifier's labels on one sample page, as parsed (before any exclusion is cut).
 
     A page too large for the classifier's features has none (forest.limits).  The labels are not

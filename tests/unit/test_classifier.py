@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html as lxml_html
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
@@ -208,7 +213,7 @@ def test_the_shipped_model_loads_and_finds_an_article() -> None:
 
     model = load_default()
     assert model is load_default(DEFAULT_MODEL)  # loaded once per process
-    assert model.stacking and model.unit == "blocks"
+    assert model.context_compact_ is not None and model.unit == "blocks"  # stacked, on blocks
     html, gold = synthetic_page(random.Random(5))
     text = classify_page(lxml_html.document_fromstring(html), model=model)
     assert set(gold.splitlines()[1:]) <= set(text.splitlines())  # every paragraph (the title may differ)
@@ -263,3 +268,51 @@ def test_train_command_on_a_directory_of_sites(tmp_path: Path) -> None:
     assert "cross-validation (2 folds by site): block F1" in result.stdout
     _, header = load(out)
     assert header["training"]["pages"] == 12 and header["training"]["sites"] == 4
+
+
+def test_the_predictor_labels_as_the_estimator_read_from_the_same_file() -> None:
+    from forest.classifier import DEFAULT_MODEL, BlockPredictor, TagClassifier, load_default
+
+    estimator, _ = load(DEFAULT_MODEL)
+    predictor = load_default()
+    assert isinstance(estimator, TagClassifier) and not isinstance(predictor, TagClassifier)
+    assert isinstance(predictor, BlockPredictor)
+    html, _ = synthetic_page(random.Random(11))
+    root = lxml_html.document_fromstring(html)
+    for landmarks in (True, False):
+        mine = [(p.index, p.probability, p.is_content) for p in predictor.predict_blocks(root, landmarks=landmarks)]
+        assert mine == [(p.index, p.probability, p.is_content) for p in estimator.predict_blocks(root, landmarks=landmarks)]
+
+
+def test_learning_and_extraction_never_import_scikit_learn() -> None:
+    # Importing scikit-learn takes about a second: a process that only learns and extracts
+    # (the classifier's labels and the cold path included) must not pay it.
+    script = textwrap.dedent("""
+        import sys
+        from forest.extraction import extract
+        from forest.learning.induce import Inducer
+        from forest.model import Page
+        topics = ["harbour bridge", "orchard apples", "library archive", "stadium league", "museum paintings"]
+        pages = [Page("<html><head><title>" + t + "</title></head><body><ul id='nav'><li><a href='/'>Home</a></li></ul>"
+                      "<div class='story'><h1>The " + t + " report</h1>"
+                      + "".join("<p>Sentence %d about the %s and the plans for next year, officials said today.</p>" % (j, t)
+                                for j in range(6))
+                      + "</div><p id='legal'>Copyright</p></body></html>", url="http://a.example/%d" % i)
+                 for i, t in enumerate(topics)]
+        wrapper = Inducer().fit(pages, "a.example").wrapper_
+        methods = [extract(wrapper, pages[0].html).method, extract(None, pages[1].html).method]
+        print(methods, "sklearn" in sys.modules)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["['wrapper',", "'classifier']", "False"], done.stdout + done.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_murmurhash_is_scikit_learns(text: str) -> None:
+    from sklearn.utils import murmurhash3_32 as reference
+
+    from forest.classifier.features import murmurhash3_32
+
+    data = text.encode("utf-8", "surrogatepass")
+    assert murmurhash3_32(data) == reference(data, seed=0)

@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from forest.classifier.blocks import walk
-from forest.classifier.model import BlockPrediction
+from forest.classifier.predictor import BlockPrediction
 from forest.config import Settings
 from forest.extraction import extract
 from forest.learning.consensus import PageLabels, SampleParts, _PageParts, _steps_below_anchor, consensus_exclusions
