@@ -226,8 +226,9 @@ def _build(header: dict[str, Any], arrays: dict[str, np.ndarray], estimator: boo
 
         classifier = TagClassifier(**params)
     else:
+        # What prediction reads of the parameters; like the estimator, a missing one takes its default.
         prediction = ("groups", "unit", "n_hash", "threshold", "smoothing")
-        classifier = BlockPredictor(**{name: params[name] for name in prediction})
+        classifier = BlockPredictor(**{name: params[name] for name in prediction if name in params})
     classifier.classes_ = np.asarray(header["classes"])
     classifier.n_features_in_ = int(header["n_features_in"])
     classifier.transitions_ = np.asarray(arrays["transitions"], dtype=np.float64).reshape(2, 2)
