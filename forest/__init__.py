@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from forest.extraction import extract
     from forest.learning.induce import Inducer, LearnReport
     from forest.model import Article, Page
+    from forest.netpolicy import GuardedClient
     from forest.service.feeds import extract_url, learn_feed
     from forest.wrapper import Wrapper
     from forest.storage import WrapperStore
@@ -38,6 +39,7 @@ __all__ = [
     "FetchError",
     "FetchSettings",
     "ForestError",
+    "GuardedClient",
     "Inducer",
     "LearnError",
     "LearnReport",
@@ -73,6 +75,7 @@ _LAZY = {
     "load_wrapper": "forest.service.pages",
     "site_of": "forest.site",
     "WrapperStore": "forest.storage",
+    "GuardedClient": "forest.netpolicy",
     "learn_feed": "forest.service.feeds",
     "extract_url": "forest.service.feeds",
 }

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import httpcore
@@ -69,12 +69,25 @@ def literal_refusal(host: str) -> str | None:
     bare = host.strip("[]").lower().rstrip(".")
     if bare == "localhost" or bare.endswith(".localhost"):
         return "localhost"
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address | None
     try:
         address = ipaddress.ip_address(bare.split("%", 1)[0])
     except ValueError:
+        address = _inet_aton(bare)
+    if address is None:
         return None
     reason = refusal(address)
     return f"{address}, {reason}" if reason else None
+
+
+def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
+    """The IPv4 address of the short and numeric forms resolvers accept (``127.1``, ``2130706433``, ``0x7f000001``)."""
+    if not host or not all(c in "0123456789abcdefx." for c in host):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
 
 
 class Deadlines:
@@ -223,18 +236,34 @@ def _getaddrinfo(host: str, port: int, timeout: float | None) -> list[Any]:
     return list(outcome[0])
 
 
-def guarded_client(*, allow_private: bool, deadlines: Deadlines) -> httpx.Client:
-    """An httpx client whose connections go through :class:`GuardedBackend`.
+class GuardedClient(httpx.Client):
+    """The one kind of httpx client forest fetches with: every connection goes through :class:`GuardedBackend`.
 
     Environment proxies are not used: behind a proxy the proxy resolves the host, and
     forest could no longer tell where a request really goes.
+
+    :param allow_private: connect to loopback, private and link-local addresses too.
+    :param wrap: given the guarded transport, returns the transport the client sends
+        through.  The web app wraps it to record downloads; a wrapper passes requests on
+        to the guarded transport, so the checks and the deadline still apply.  (Tests
+        deliberately replace it with an ``httpx.MockTransport`` this way.)
     """
-    transport = httpx.HTTPTransport()
-    pool = getattr(transport, "_pool", None)
-    if not hasattr(pool, "_network_backend"):  # pragma: no cover - an httpcore that moved it
-        raise RuntimeError("this httpx/httpcore does not let forest check addresses; pin httpcore 1.x")
-    pool._network_backend = GuardedBackend(allow_private=allow_private, deadlines=deadlines)  # type: ignore[union-attr]
-    return httpx.Client(transport=transport, trust_env=False)
+
+    def __init__(
+        self,
+        *,
+        allow_private: bool,
+        wrap: Callable[[httpx.BaseTransport], httpx.BaseTransport] | None = None,
+    ) -> None:
+        #: the deadline of the fetch each thread is running, read by the backend on every socket operation.
+        self.deadlines = Deadlines()
+        self.allow_private = allow_private
+        transport = httpx.HTTPTransport()
+        pool = getattr(transport, "_pool", None)
+        if not hasattr(pool, "_network_backend"):  # pragma: no cover - an httpcore that moved it
+            raise RuntimeError("this httpx/httpcore does not let forest check addresses; pin httpcore 1.x")
+        pool._network_backend = GuardedBackend(allow_private=allow_private, deadlines=self.deadlines)  # type: ignore[union-attr]
+        super().__init__(transport=wrap(transport) if wrap is not None else transport, trust_env=False)
 
 
 def inflate(chunks: Iterable[bytes], encodings: str, cap: int) -> Iterator[bytes]:

@@ -18,7 +18,7 @@ import httpx
 
 from forest.config import Settings
 from forest.errors import FetchError, PageTooLargeError
-from forest.netpolicy import ACCEPT_ENCODING, ALLOW_HINT, Deadlines, PolicyError, guarded_client, inflate, literal_refusal
+from forest.netpolicy import ACCEPT_ENCODING, ALLOW_HINT, GuardedClient, PolicyError, inflate, literal_refusal
 from forest.urls import host_problem
 
 LOGGER = logging.getLogger(__name__)
@@ -80,20 +80,25 @@ class Fetcher:
     """Fetches documents politely and within limits; every failure is a FetchError.
 
     :param settings: timeouts, size cap, retries, robots and politeness settings.
-    :param client: an httpx client to use (tests inject one with a MockTransport); its
-        own timeout and redirect settings are overridden per request.  When omitted the
-        fetcher opens one and :meth:`close` closes it.  httpx clients are thread-safe,
-        so one is shared by :meth:`fetch_many`'s threads.
+    :param client: the client to fetch through (the web app passes one that records its
+        downloads).  Only a :class:`~forest.netpolicy.GuardedClient` is taken: every other
+        client would connect wherever a name resolves, unchecked and without the fetch's
+        deadline.  When omitted the fetcher opens one and :meth:`close` closes it.  httpx
+        clients are thread-safe, so one is shared by :meth:`fetch_many`'s threads.
+    :raises TypeError: when ``client`` is not a GuardedClient.
+    :raises ValueError: when ``client`` allows private addresses and ``settings`` does not.
     """
 
-    def __init__(self, settings: Settings | None = None, client: httpx.Client | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, client: GuardedClient | None = None) -> None:
         self.settings = settings or Settings()
+        if client is not None and not isinstance(client, GuardedClient):
+            raise TypeError(f"forest fetches only through a forest.GuardedClient, which checks every address it "
+                            f"connects to; got {type(client).__name__}")
+        if client is not None and client.allow_private and not self.settings.fetch.allow_private:
+            raise ValueError("the client allows private addresses but the settings do not (FetchSettings.allow_private)")
         self._owns_client = client is None
-        self._deadlines = Deadlines()
-        # An injected client (tests' MockTransport) is used as is: only URLs naming a
-        # private address literally are refused before it; addresses a name resolves to
-        # are checked by forest's own client, which resolves each host itself.
-        self._client = client or guarded_client(allow_private=self.settings.fetch.allow_private, deadlines=self._deadlines)
+        self._client = client or GuardedClient(allow_private=self.settings.fetch.allow_private)
+        self._deadlines = self._client.deadlines
         #: monotonic time after which no request starts (a whole learn's deadline), or None.
         self.deadline: float | None = None
         self._timeout = httpx.Timeout(
@@ -413,10 +418,9 @@ def _raw(response: httpx.Response) -> Iterator[bytes]:
 
 
 def _check_address(url: str, asked: str) -> None:
-    """Refuse a URL whose host is literally a private address or localhost (before any connection).
+    """Refuse a URL whose host is literally a private address or localhost, before robots.txt is asked for.
 
-    Names are resolved and checked by forest's client when it connects; this catches the
-    literal ones for an injected client too, and before robots.txt is asked for.
+    Names are resolved and checked by the client's backend when it connects.
     """
     host = urlsplit(url).hostname or ""
     reason = literal_refusal(host)

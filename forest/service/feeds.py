@@ -8,8 +8,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-import httpx
-
 from forest.config import Keywords, Settings
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError
 from forest.extraction import extract
@@ -18,6 +16,7 @@ from forest.learning.induce import Inducer, LearnReport
 from forest.model import Article, Page
 from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
 from forest.net.fetch import PAGE_TYPES, Fetcher, Response
+from forest.netpolicy import GuardedClient
 from forest.service.pages import save_learned, stored_wrapper
 from forest.site import site_or_none
 from forest.storage import WrapperStore
@@ -44,7 +43,7 @@ def learn_feed(
     store: WrapperStore | None = None,
     settings: Settings | None = None,
     progress: Progress | None = None,
-    client: httpx.Client | None = None,
+    client: GuardedClient | None = None,
     site: str | None = None,
     exclude: Sequence[str] = (),
 ) -> tuple[Wrapper, LearnReport]:
@@ -79,7 +78,7 @@ def extract_url(
     store: WrapperStore | None = None,
     settings: Settings | None = None,
     learn_if_missing: bool = True,
-    client: httpx.Client | None = None,
+    client: GuardedClient | None = None,
     site: str | None = None,
     progress: Progress | None = None,
 ) -> Article:

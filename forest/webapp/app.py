@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
-import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -23,7 +22,7 @@ from forest.webapp import views
 from forest.webapp.jobs import MAX_ATTEMPTS, Job, JobStore
 from forest.webapp.safety import LOOPBACK_HOSTS, InputError, LimitAndProtect, check_html, check_url, error_body
 from forest.webapp.state import Config, config_of, queue_html, queue_job
-from forest.webapp.worker import LEASE_S, Worker
+from forest.webapp.worker import LEASE_S, THREADS, Worker
 
 HERE = Path(__file__).resolve().parent
 # How long POST /api/extract and /api/learn wait for their job by default before
@@ -42,7 +41,7 @@ def create_app(
     run_worker: bool = True,
     lease_seconds: float = LEASE_S,
     max_attempts: int = MAX_ATTEMPTS,
-    transport: httpx.BaseTransport | None = None,
+    threads: int = THREADS,
     max_body_bytes: int | None = None,
     allowed_hosts: Iterable[str] | None = LOOPBACK_HOSTS,
 ) -> Starlette:
@@ -52,7 +51,7 @@ def create_app(
     :param run_worker: run the job worker while the app runs (off: jobs stay queued).
     :param lease_seconds: how long a running job may go without its worker's heartbeat
         before it is taken for abandoned (see forest.webapp.jobs.JobStore.recover).
-    :param transport: httpx transport for the jobs' downloads (tests inject one).
+    :param threads: how many jobs run at once (forest.webapp.worker.THREADS).
     :param max_body_bytes: largest request body; default twice ``Settings.max_page_bytes``
         (a pasted page grows when JSON-escaped).
     :param allowed_hosts: the Host names served (default: loopback names only, against DNS
@@ -65,8 +64,7 @@ def create_app(
     with forest.WrapperStore(db_path) as store:
         path = store.path
     JobStore(path).close()
-    worker = Worker(path, settings=settings, lease_seconds=lease_seconds, max_attempts=max_attempts,
-                    transport=transport)
+    worker = Worker(path, settings=settings, threads=threads, lease_seconds=lease_seconds, max_attempts=max_attempts)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     config = Config(path, settings, worker, templates, max_body_bytes or 2 * settings.max_page_bytes)

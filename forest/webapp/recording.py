@@ -34,8 +34,8 @@ class RecordingTransport(httpx.BaseTransport):
     from several threads through one client.
     """
 
-    def __init__(self, inner: httpx.BaseTransport | None = None, *, max_bytes: int) -> None:
-        self._inner = inner or httpx.HTTPTransport()
+    def __init__(self, inner: httpx.BaseTransport, *, max_bytes: int) -> None:
+        self._inner = inner
         self._max_bytes = max_bytes
         self._lock = threading.Lock()
         self._downloads: list[Download] = []

@@ -23,19 +23,25 @@ def run_job(
     jobs: JobStore,
     settings: forest.Settings,
     progress: Progress,
-    transport: httpx.BaseTransport | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """Do ``job``; return its JSON result and the site it concerned.
 
-    :param transport: what the fetcher sends requests through (tests inject one); every
-        response is recorded on top of it.
+    Downloads go through the CLI's fetch path (a :class:`forest.GuardedClient`: the same address
+    checks on every hop and the same deadlines), with a recorder on top that keeps them.
+
     :raises ForestError: when the job fails on its input (a dead URL, not a feed, no wrapper...).
     """
     with forest.WrapperStore(db_path) as store:
         if job.kind == "extract_html":
             return _extract_html(job, store, jobs, settings)
-        recorder = RecordingTransport(transport, max_bytes=settings.max_page_bytes)
-        with httpx.Client(transport=recorder) as client:
+        recorders: list[RecordingTransport] = []
+
+        def record_downloads(guarded: httpx.BaseTransport) -> httpx.BaseTransport:
+            recorders.append(RecordingTransport(guarded, max_bytes=settings.max_page_bytes))
+            return recorders[0]
+
+        with forest.GuardedClient(allow_private=settings.fetch.allow_private, wrap=record_downloads) as client:
+            recorder = recorders[0]
             try:
                 if job.kind == "learn":
                     result, site = _learn(job, store, client, settings, progress, recorder)
@@ -60,7 +66,7 @@ def markdown(article: Mapping[str, Any]) -> str:
     return "\n\n".join([f"# {title}" if title else "", *(text.split("\n") if text else [])]).strip() + "\n"
 
 
-def _learn(job: Job, store: forest.WrapperStore, client: httpx.Client, settings: forest.Settings,
+def _learn(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, settings: forest.Settings,
            progress: Progress, recorder: RecordingTransport) -> tuple[dict[str, Any], str | None]:
     def on_page(done: int, planned: int, url: str, error: str | None) -> None:
         progress(f"fetched {done} of {planned} pages")
@@ -90,7 +96,7 @@ def _learn(job: Job, store: forest.WrapperStore, client: httpx.Client, settings:
     return result, wrapper.site
 
 
-def _extract_url(job: Job, store: forest.WrapperStore, client: httpx.Client, settings: forest.Settings,
+def _extract_url(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, settings: forest.Settings,
                  progress: Progress) -> tuple[dict[str, Any], str | None]:
     def on_page(done: int, planned: int, url: str, error: str | None) -> None:
         progress(f"learning the site: fetched {done} of {planned} pages")

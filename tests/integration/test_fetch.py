@@ -7,6 +7,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import httpx
@@ -16,6 +17,7 @@ from synthetic_site import Handler, Server, endless, flaky, redirect, serve, slo
 from forest.config import Settings
 from forest.errors import FetchError, PageTooLargeError
 from forest.net.fetch import Fetcher, Response
+from forest.netpolicy import GuardedClient
 
 HTML = b"<html><head><title>t</title></head><body><p>Hello</p></body></html>"
 
@@ -73,7 +75,7 @@ def test_a_retry_after_over_the_cap_is_not_waited_for(fast: Settings) -> None:
         return httpx.Response(429, headers={"Retry-After": "3600"})
 
     started = time.monotonic()
-    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), mock_client(answer)) as fetcher:
         with pytest.raises(FetchError, match="retry after 3600 s"):
             fetcher.fetch("http://example.test/a")
     assert len(calls) == 1 and time.monotonic() - started < 1
@@ -88,7 +90,7 @@ def test_a_short_retry_after_is_honoured(fast: Settings) -> None:
             return httpx.Response(429, headers={"Retry-After": "1"})
         return httpx.Response(200, headers={"Content-Type": "text/html"}, content=HTML)
 
-    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), mock_client(answer)) as fetcher:
         assert fetcher.fetch("http://example.test/a").body == HTML
     assert calls[1] - calls[0] >= 0.9
 
@@ -100,7 +102,7 @@ def test_requests_carry_forests_user_agent(fast: Settings) -> None:
         agents.append(request.headers["user-agent"])
         return httpx.Response(200, headers={"Content-Type": "text/html"}, content=HTML)
 
-    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), httpx.Client(transport=httpx.MockTransport(answer))) as fetcher:
+    with Fetcher(replace(fast, fetch=replace(fast.fetch, respect_robots=False)), mock_client(answer)) as fetcher:
         fetcher.fetch("http://example.test/a")
     assert agents[0].startswith("forest/") and "+https://" in agents[0]
 
@@ -231,3 +233,8 @@ def test_requests_to_one_host_are_spaced_out(fast: Settings) -> None:
 def test_the_server_fixture_is_itself_bounded(gazette: Server) -> None:
     # The bad routes of the synthetic site answer (or fail) within seconds, never hang a test.
     assert httpx.get(gazette.url("/news/missing.html"), timeout=1).status_code == 404
+
+
+def mock_client(answer: Callable[[httpx.Request], httpx.Response]) -> GuardedClient:
+    """A client forest built, whose guarded transport this test deliberately replaces with ``answer``."""
+    return GuardedClient(allow_private=False, wrap=lambda guarded: httpx.MockTransport(answer))

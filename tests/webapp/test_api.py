@@ -6,10 +6,10 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from click.testing import CliRunner
 from conftest import BASE_URL, FAST
+from robustness.hostile import Route, ok, send, serve
 from starlette.testclient import TestClient
 
 from forest import Article, FetchSettings
@@ -133,15 +133,15 @@ def test_bad_wait_is_422(client: TestClient, wait: object) -> None:
     assert response.status_code == 422 and "wait" in response.json()["error"]
 
 
-def _not_a_feed(request: httpx.Request) -> httpx.Response:
-    if request.url.path == "/feed.xml":
-        return httpx.Response(200, headers={"content-type": "application/rss+xml"}, content=b"just some words, no XML")
-    return httpx.Response(404, content=b"")
+def _not_a_feed() -> dict[str, Route]:
+    """A server whose /feed.xml is served as RSS but holds no XML (everything else is a 404)."""
+    return {"/feed.xml": lambda sock, stop: send(sock, ok(b"just some words, no XML", b"application/rss+xml"))}
 
 
 def test_a_feed_that_is_not_a_feed_is_422_and_the_job_failed(make_client: Callable[..., TestClient]) -> None:
-    client = make_client(transport=httpx.MockTransport(_not_a_feed))
-    response = client.post("/api/learn", json={"url": "http://news.example/feed.xml"})
+    client = make_client()
+    with serve(_not_a_feed()) as server:
+        response = client.post("/api/learn", json={"url": server.url("/feed.xml")})
     assert response.status_code == 422, response.text
     error = response.json()
     assert "feed" in error["error"].lower()
@@ -152,8 +152,9 @@ def test_a_feed_that_is_not_a_feed_is_422_and_the_job_failed(make_client: Callab
 
 
 def test_a_dead_url_fails_the_job_with_the_reason(make_client: Callable[..., TestClient]) -> None:
-    client = make_client(transport=httpx.MockTransport(_not_a_feed))
-    response = client.post("/api/extract", json={"url": "http://news.example/gone.html"})
+    client = make_client()
+    with serve(_not_a_feed()) as server:
+        response = client.post("/api/extract", json={"url": server.url("/gone.html")})
     assert response.status_code == 422 and "404" in response.json()["error"]
 
 

@@ -9,6 +9,7 @@ from html import unescape
 import pytest
 from lxml import html as lxml_html
 from conftest import wait_for_job
+from robustness.hostile import send, serve
 from starlette.testclient import TestClient
 
 from forest.demo import DemoServer, ExampleSite
@@ -117,13 +118,10 @@ def test_job_list_pages_newest_first_and_refreshes_while_jobs_wait(make_client: 
 
 
 def test_failed_job_shows_its_reason(make_client: Callable[..., TestClient]) -> None:
-    import httpx
-
-    def down(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(404 if request.url.path == "/robots.txt" else 503)
-
-    client = make_client(transport=httpx.MockTransport(down))
-    client.post("/api/extract", json={"url": "http://down.example/a.html"})
+    unavailable = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    client = make_client()
+    with serve({"/a.html": lambda sock, stop: send(sock, unavailable)}) as server:
+        client.post("/api/extract", json={"url": server.url("/a.html")})
     listing = client.get("/jobs").text
     assert '<span class="state failed">failed</span>' in listing
     assert "HTTP 503" in listing and "HTTP 503" in client.get("/jobs/1").text
