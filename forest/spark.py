@@ -14,7 +14,9 @@ the CLI's record fields (``source`` is ``FILE#OFFSET``) in ``part-*`` files unde
 
 pyspark is the optional extra ``[spark]`` and needs Java 17 or newer.  forest (and FastWARC)
 must be importable on the executors: install the package on every node, or ship a zipped
-environment with ``--archives``.
+environment with ``--archives``.  The Python workers run the interpreter that started the
+job (so a venv's forest is found without the venv on PATH), unless ``PYSPARK_PYTHON`` names
+another.  At the end the job prints the CLI's summary line on stderr.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import argparse
 import io
 import itertools
 import json
+import os
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from forest.batch.item import Item
 from forest.batch.pages import SPAN_MIN_PAGES, Result, extract_bytes, failure, learn_site
+from forest.batch.run import Summary
 from forest.batch.warc import warc_items
 from forest.config import Settings
 from forest.errors import ForestError
@@ -42,17 +47,26 @@ __all__ = ["main", "pages_of_warc", "run", "site_records"]
 Key = tuple[str, str, int]
 
 
-def pages_of_warc(path: str, data: bytes) -> Iterator[tuple[Key, Item]]:
-    """The pages of one WARC file's bytes, keyed by (site, file, offset); records that are not pages are left out."""
+def pages_of_warc(path: str, data: bytes, skipped: Any = None) -> Iterator[tuple[Key, Item]]:
+    """The pages of one WARC file's bytes, keyed by (site, file, offset); records that are not pages are left out.
+
+    :param skipped: a Spark accumulator counting the records left out, or None.
+    """
     for item in warc_items(io.BytesIO(data), path):
         if item.kind == "skip":
+            if skipped is not None:
+                skipped.add(1)
             continue
         offset = int(item.source.rsplit("#", 1)[1]) if "#" in item.source else 0
         yield (site_or_none(item.url) or "", path, offset), item
 
 
-def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings: Settings) -> Iterator[dict[str, Any]]:
-    """The records of a partition's pages, sorted by key: each site with more than ``learn`` pages is learned from its first ``learn``."""
+def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings: Settings,
+                 learned: Any = None) -> Iterator[dict[str, Any]]:
+    """The records of a partition's pages, sorted by key: each site with more than ``learn`` pages is learned from its first ``learn``.
+
+    :param learned: Spark accumulators ``(learned, could not be learned)`` counting the sites, or None.
+    """
     for site, group in itertools.groupby(pages, key=lambda pair: pair[0][0]):
         items = (item for _, item in group)
         # Read ahead far enough to know whether the site has pages enough to learn, and to learn its span.
@@ -64,6 +78,8 @@ def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings:
                 wrapper = learn_site(site, samples, settings, None, pages=len(head))
             except ForestError:
                 wrapper = None
+            if learned is not None:
+                learned[wrapper is None].add(1)
         for item in itertools.chain(head, items):
             yield _extract(item, site or None, wrapper, settings).record()
 
@@ -87,18 +103,38 @@ def run(inputs: Sequence[str], output: str, *, learn: int | None = None, master:
     from pyspark.rdd import portable_hash
     from pyspark.sql import SparkSession
 
+    # Spark starts its Python workers with $PYSPARK_PYTHON, else whatever `python3` is on PATH:
+    # without the venv on PATH that is the system's, which has no forest.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.appName("forest extract")
     if master:
         builder = builder.master(master)
+    # Spark's stage bar on a terminal only: piped, the summary line alone.
+    builder = builder.config("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
     spark = builder.getOrCreate()
+    started = time.perf_counter()
     try:
         context = spark.sparkContext
+        context.setLogLevel("ERROR")
         settings = Settings(html=html)
         count = partitions or context.defaultParallelism
-        pages = context.binaryFiles(",".join(inputs)).flatMap(lambda pair: pages_of_warc(pair[0], pair[1]))
+        # Counted as the tasks run; a task Spark retries counts its sites and records again.
+        skipped, learned = context.accumulator(0), (context.accumulator(0), context.accumulator(0))
+        pages = context.binaryFiles(",".join(inputs)).flatMap(lambda pair: pages_of_warc(pair[0], pair[1], skipped))
         by_site = pages.repartitionAndSortWithinPartitions(count, partitionFunc=lambda key: portable_hash(key[0]))
-        records = by_site.mapPartitions(lambda partition: site_records(partition, learn, settings))
+        records = by_site.mapPartitions(lambda partition: site_records(partition, learn, settings, learned))
         records.map(lambda record: json.dumps(record, ensure_ascii=False)).saveAsTextFile(output)
+        # The outcomes, read back from what was written (exact, whatever Spark retried).
+        outcomes = context.textFile(output).map(lambda line: json.loads(line).get("method") or "").countByValue()
+        summary = Summary(skipped=skipped.value, learned=learned[0].value, learn_failed=learned[1].value,
+                          seconds=time.perf_counter() - started)
+        for method, n in outcomes.items():
+            summary.pages += n
+            if method:
+                summary.methods[method] += n
+            else:
+                summary.failed += n
+        print(f"forest: {summary.line()}", file=sys.stderr)
     finally:
         spark.stop()
 

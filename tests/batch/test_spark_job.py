@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,9 @@ pytestmark = [
 def test_spark_local_writes_the_cli_records(tmp_path: Path, example: ExampleSite) -> None:
     warc = write_example_warc(tmp_path / "example.warc.gz", example)
     out = tmp_path / "spark-out"
-    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    # As a user runs it: /path/to/venv/bin/python with no venv on PATH, so `python3` there has no forest.
+    env = {key: value for key, value in os.environ.items() if key not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env["PATH"] = os.pathsep.join([str(Path(shutil.which("java") or "java").resolve().parent), "/usr/bin", "/bin"])
     job = subprocess.run(
         [sys.executable, "-m", "forest.spark", "--master", "local[2]", "--learn", "5", "--input", str(warc), "--output", str(out)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
@@ -43,6 +46,11 @@ def test_spark_local_writes_the_cli_records(tmp_path: Path, example: ExampleSite
     def by_url(records: list[dict[str, object]]) -> dict[object, tuple[object, ...]]:
         return {r["url"]: (r["site"], r["method"], r["pattern"], r["title"], r["text"]) for r in records}
 
+    # The job ends with the CLI's summary line (but for the time it took).
+    def untimed(line: str) -> str:
+        return re.sub(r"in [\d.]+ s \([\d.]+ pages/s\)", "in T", line)
+
+    assert untimed(job.stderr.strip().splitlines()[-1]) == untimed(result.stderr.strip().splitlines()[-1])
     assert len(spark) == len(cli_records) == 8
     assert by_url(spark) == by_url(cli_records)
     assert sorted(spark[0]) == sorted(cli_records[0])
