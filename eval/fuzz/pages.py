@@ -1,33 +1,27 @@
 """Fuzz forest with mutated pages of the shared datasets: every page must give an article or a ForestError, in time and memory.
 
-Run ``python -m eval.fuzz --pages 5000`` (about 3 minutes on one core).  Per site with
+Run ``python -m eval.fuzz --kind pages --pages 5000`` (about 3 minutes on one core).  Per site with
 enough pages, a wrapper is learned from its first pages and stored; then mutated pages
 (seeded: the same ``--seed`` gives the same pages) go through ``extract_page`` with the
 store, and every tenth case through ``learn_pages`` with three mutated pages.  Cases run
 in a worker process so that a hang is killed at ``--timeout`` and memory is measured
-apart from this one.  The report counts tracebacks (any exception that is not a
-ForestError), cases over the timeout, a stored wrapper that changed, and the worker's
-peak memory; the exit status is 1 if any of them is found or the memory is over budget.
+apart from this one (eval.fuzz.harness).  The report counts tracebacks (any exception
+that is not a ForestError), cases over the timeout, a stored wrapper that changed, and
+the worker's peak memory.
 """
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
 import random
 import re
-import resource
-import statistics
-import sys
 import tempfile
 import time
-import traceback
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from eval.fuzz.harness import Handler, Report, Worker
 
 # --- the mutator ------------------------------------------------------------------------
 
@@ -141,54 +135,33 @@ def _tag_boundary(data: bytes, rng: random.Random) -> int:
 # --- running cases in a worker -------------------------------------------------------------
 
 
-@dataclass
-class Outcome:
-    """What one case did."""
-
-    status: str  # "ok", "error" (a ForestError), "traceback", "timeout"
-    seconds: float
-    detail: str = ""
-    rss_mb: float = 0.0
-
-
-def _worker(conn: Connection) -> None:
-    """Serve cases until told to stop: ("base", site, pages) learns and stores a site; ("extract"|"learn", ...) runs one."""
+def _setup() -> Handler:
+    """The page worker's handler: ("base", site, pages) learns and stores a site; ("extract"|"learn", ...) runs one."""
     from forest.service.pages import extract_page, learn_pages
-    from forest.errors import ForestError
     from forest.model import Page
     from forest.storage import WrapperStore
 
     directory = tempfile.mkdtemp(prefix="forest-fuzz-")
     store = WrapperStore(Path(directory) / "fuzz.db")
     stored: dict[str, Any] = {}
-    while True:
-        message = conn.recv()
-        if message is None:
-            store.close()
-            return
+
+    def handle(message: tuple[str, str, Any]) -> tuple[str, str]:
         kind, site, payload = message
-        started = time.perf_counter()
-        status, detail = "ok", ""
-        try:
-            if kind == "base":
-                stored.pop(site, None)
-                learn_pages([Page(html, url=url, site=site) for html, url in payload], site=site, store=store)
-                stored[site] = store.get(site)
-            elif kind == "extract":
-                data, url, name_site = payload
-                extract_page(data, site=site if name_site else None, url=url, store=store)
-            elif kind == "learn":
-                learn_pages([Page(_text(data), url=url, site=site) for data, url in payload], site=site)
-            elif kind == "check":
-                changed = [s for s, wrapper in stored.items() if store.find(s) != wrapper]
-                status, detail = ("changed", ", ".join(changed)) if changed else ("ok", "")
-        except ForestError as exc:
-            status, detail = "error", type(exc).__name__
-        except Exception:  # noqa: BLE001 - a traceback is what this command is here to find
-            status, detail = "traceback", traceback.format_exc(limit=-3)
-        seconds = time.perf_counter() - started
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        conn.send(Outcome(status, seconds, detail, rss))
+        if kind == "base":
+            stored.pop(site, None)
+            learn_pages([Page(html, url=url, site=site) for html, url in payload], site=site, store=store)
+            stored[site] = store.get(site)
+        elif kind == "extract":
+            data, url, name_site = payload
+            extract_page(data, site=site if name_site else None, url=url, store=store)
+        elif kind == "learn":
+            learn_pages([Page(_text(data), url=url, site=site) for data, url in payload], site=site)
+        elif kind == "check":
+            changed = [s for s, wrapper in stored.items() if store.find(s) != wrapper]
+            return ("changed", ", ".join(changed)) if changed else ("ok", "")
+        return "ok", ""
+
+    return handle
 
 
 def _text(data: bytes) -> str:
@@ -201,68 +174,7 @@ def _text(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-class Worker:
-    """A worker process that is killed and replaced when a case outlives the timeout."""
-
-    def __init__(self, timeout: float) -> None:
-        self.timeout = timeout
-        self.peak_mb = 0.0
-        self._context = multiprocessing.get_context("fork")
-        self._start()
-
-    def _start(self) -> None:
-        self._conn, child = self._context.Pipe()
-        self._process = self._context.Process(target=_worker, args=(child,), daemon=True)
-        self._process.start()
-        child.close()
-
-    def run(self, message: tuple[str, str, Any], timeout: float | None = None) -> Outcome:
-        self._conn.send(message)
-        limit = self.timeout if timeout is None else timeout
-        if self._conn.poll(limit):
-            try:
-                outcome: Outcome = self._conn.recv()
-            except (EOFError, OSError):  # the worker died (killed by the OS for memory, or crashed in C)
-                self._restart()
-                return Outcome("traceback", limit, "worker process died")
-            self.peak_mb = max(self.peak_mb, outcome.rss_mb)
-            return outcome
-        self._restart()
-        return Outcome("timeout", limit, f"over {limit:g} s")
-
-    def _restart(self) -> None:
-        self._process.kill()
-        self._process.join()
-        self._start()
-
-    def close(self) -> None:
-        try:
-            self._conn.send(None)
-        except (BrokenPipeError, OSError):
-            pass
-        self._process.join(5)
-        if self._process.is_alive():
-            self._process.kill()
-
-
 # --- the command --------------------------------------------------------------------------
-
-
-@dataclass
-class Report:
-    """Counts of one fuzz run."""
-
-    cases: Counter[str] = field(default_factory=Counter)
-    statuses: Counter[str] = field(default_factory=Counter)
-    seconds: list[float] = field(default_factory=list)
-    tracebacks: list[str] = field(default_factory=list)
-    slow: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    peak_mb: float = 0.0
-    pages: int = 0
-
-    def failed(self, budget_mb: float) -> bool:
-        return bool(self.tracebacks or self.slow or self.changed) or self.peak_mb > budget_mb
 
 
 def _sites(datasets: Sequence[str]) -> dict[str, list[Any]]:
@@ -321,8 +233,9 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> Report:
     """Fuzz ``pages`` mutated pages of ``datasets``; see the module docstring."""
-    report = Report()
-    worker = Worker(timeout)
+    report = Report(kind="pages")
+    started = time.monotonic()
+    worker = Worker(timeout, _setup)
     current: Case | None = None
     try:
         for case in cases(pages, _sites(datasets), seed=seed, learn_every=learn_every):
@@ -334,20 +247,14 @@ def run(
                 worker.run(("base", case.site, case.base), timeout=max(timeout, 60.0))
             outcome = worker.run((case.kind, case.site, case.payload))
             report.pages += 3 if case.kind == "learn" else 1
-            report.cases[case.kind] += 1
-            report.statuses[outcome.status if outcome.status != "error" else outcome.detail] += 1
-            report.seconds.append(outcome.seconds)
-            label = f"{case.key} case {case.number} ({case.kind})"
-            if outcome.status == "traceback":
-                report.tracebacks.append(f"{label}: {outcome.detail.strip()}")
-            if outcome.status == "timeout" or outcome.seconds > timeout:
-                report.slow.append(f"{label}: {outcome.seconds:.1f} s")
+            report.add(f"{case.key} case {case.number}", case.kind, outcome, timeout)
             if progress is not None:
                 progress(case.number)
         if current is not None:
             _check(worker, current, report)
     finally:
         report.peak_mb = worker.peak_mb
+        report.wall_seconds = time.monotonic() - started
         worker.close()
     return report
 
@@ -381,50 +288,3 @@ def census(datasets: Sequence[str]) -> None:
         tags = max(sum(1 for _ in re.finditer(r"<[a-zA-Z]", s.html)) for s in samples)
         attributes = max(most_attributes(s.html, all_tags=True) for s in samples)
         print(f"{name}: {len(samples)} pages, at most {tags:,} start tags and {attributes:,} attributes on a tag")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from eval import datasets as store_of_datasets
-
-    parser = argparse.ArgumentParser(prog="python -m eval.fuzz", description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--pages", type=int, default=5000, help="mutated cases to run (default 5000)")
-    parser.add_argument("--dataset", action="append", help="dataset name (repeatable; default: every available one)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds one case may take (default 10)")
-    parser.add_argument("--memory", type=float, default=1024.0, help="peak MB the worker may reach (default 1024)")
-    parser.add_argument("--census", action="store_true", help="print the datasets' largest pages instead")
-    parser.add_argument("--replay", type=int, metavar="N", help="write case N's pages to --out instead of running")
-    parser.add_argument("--out", type=Path, default=Path("fuzz-cases"), help="directory for --replay (default fuzz-cases)")
-    args = parser.parse_args(argv)
-    names = args.dataset or store_of_datasets.available()
-    if args.census:
-        census(names)
-        return 0
-    if args.replay is not None:
-        replay(args.replay, datasets=names, seed=args.seed, pages=args.pages, directory=args.out)
-        return 0
-    started = time.monotonic()
-
-    def progress(done: int) -> None:
-        if done % 250 == 0:
-            print(f"  {done} cases, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-
-    report = run(args.pages, datasets=names, seed=args.seed, timeout=args.timeout, progress=progress)
-    seconds = sorted(report.seconds)
-    print(f"fuzz: {sum(report.cases.values())} cases ({dict(report.cases)}), {report.pages} mutated pages, "
-          f"datasets {', '.join(names)}, seed {args.seed}, {time.monotonic() - started:.0f} s")
-    print(f"  outcomes: {dict(report.statuses.most_common())}")
-    print(f"  tracebacks: {len(report.tracebacks)}")
-    print(f"  cases over {args.timeout:g} s: {len(report.slow)}")
-    print(f"  stored wrappers changed: {len(report.changed)}")
-    if seconds:
-        print(f"  seconds per case: median {statistics.median(seconds):.3f}, "
-              f"p99 {seconds[int(0.99 * (len(seconds) - 1))]:.3f}, max {seconds[-1]:.3f}")
-    print(f"  peak memory of the worker: {report.peak_mb:.0f} MB (budget {args.memory:g} MB)")
-    for line in report.tracebacks[:10] + report.slow[:10] + report.changed[:10]:
-        print("  " + line.replace("\n", "\n    "))
-    return 1 if report.failed(args.memory) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
