@@ -84,10 +84,8 @@ def tfidf_terms(tokenized: Sequence[list[str]], k: int = 20) -> list[Keywords]:
         kept = [term for term in counts[row] if term in eligible and term not in stopwords]
         # sublinear tf, 1 + ln(tf): a term repeated 30 times in a comment thread or a
         # related-links box must not outrank ten terms that each occur three times in the
-        # article body.  Measured on 120 sites with >= 5 pages (1,025 pages of
-        # cleanportaleval, dragnet and l3s_gn1, gold coverage >= 0.8): the share of
-        # selected keywords that occur in the gold article text is 0.862 with sublinear
-        # tf against 0.842 with raw counts at k = 20 (0.885/0.866 at k = 10, 0.844/0.829 at 30).
+        # article body.  On the site-level datasets' news sites, more of the keywords it
+        # selects occur in the gold article text than with raw counts, at k = 10, 20 and 30.
         tf = np.log(np.fromiter((counts[row][term] for term in kept), np.float64, len(kept))) + 1
         candidates = [(term, value * idf[term]) for term, value in zip(kept, tf.tolist())]
         results.append(_top_terms(candidates, counts[row], k))

@@ -8,15 +8,13 @@ from collections.abc import Sequence
 from patterns.ranking import Ranked, vote_score
 
 # A pattern "explains" a sample page when its region scores at least this share of
-# the best region any candidate finds on that page.  0.65 separated the templates of
-# hand-made mixed sites better, but cost 0.03 F1 on cleanportaleval: on real pages
-# the best region's score is noisy, and a stricter share splits one template in two.
+# the best region any candidate finds on that page.  A stricter share separates the templates
+# of hand-made mixed sites better, but on real pages the best region's score is noisy, and it
+# splits one template in two.  (Re-measure: `forest eval --split dev --systems forest`.)
 EXPLAINED_SHARE = 0.5
 # An alternate pattern is another template of the site only when it explains this many sample
-# pages: on one page it is that page's guess (icnetwork.co.uk, l3s_gn1 seed 2: a jobs box, 0.710
-# against 0.937 without; `forest eval --systems forest`, seeds 0-2, moved nothing else by more
-# than 0.0001 of a dataset's F1 but steampowered.com, +0.019).  A page no pattern explains is
-# read as a page alone.
+# pages: on one page it is that page's guess (a jobs box, say).  A page no pattern explains is
+# read as a page alone.  (Re-measure: `forest eval --split dev --systems forest`.)
 MIN_ALTERNATE_PAGES = 2
 
 

@@ -184,8 +184,7 @@ def _scattered(pages: Sequence[ScoredPage], key: str) -> bool:
     Such a "region" is every span of the page, or the article plus every comment
     that shares a utility class (``clearfix``): J x U can rate the union highly, but
     it is no region and generalizes to no unseen page; it was the prototype's worst
-    failure.  Keeping only contiguous regions raised cleanportaleval from 0.867 to
-    0.896 at k=5 and cost nothing elsewhere.
+    failure.  (Re-measure: `forest eval --split dev --systems forest`.)
     """
     for page in pages:
         nodes = page.index.outermost(page.index.keys.get(key, ()))

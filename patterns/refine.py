@@ -20,14 +20,12 @@ MIN_GAIN = 0.01
 MAX_EXCLUSIONS = 6
 # A part is only cut when its keyword density, over all sample pages, is at most this
 # share of the rest of the region's.  I alone would cut anything below about a half,
-# which on unseen pages removed real paragraphs; swept 0.1/0.25/0.5: 0.1 was best.
+# which on unseen pages removed real paragraphs.  (Re-measure: `forest eval --split dev --systems forest`.)
 MAX_CUT_DENSITY = 0.1
 # Elements never cut out of a region: preformatted text and code are written for the article
 # (a code sample, a listing), and both signals are blind to them: they hold few of the page's
 # keywords, and the classifier, which reads sentences, labels them boilerplate.  A part that
-# holds them (a comment, a sidebar) is still cut.  Measured with `forest eval --systems forest`
-# at seeds 0-2: wceb2026 0.6622 / 0.6091 / 0.6414 -> 0.6652 / 0.6122 / 0.6414 (mozilla.org's
-# code samples), the three news datasets unchanged.
+# holds them (a comment, a sidebar) is still cut.  (Re-measure: `forest eval --split dev --systems forest`.)
 KEPT_TAGS = frozenset({"pre", "code"})
 
 

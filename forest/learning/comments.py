@@ -38,7 +38,7 @@ MIN_REJECTED_SHARE = 0.9
 # The web's convention for a comment section, which readability and trafilatura drop too: a
 # container whose class or id says "comment" (or "Comment"), anywhere in the region.  Every site
 # gets these as exclusions unless its sample shows otherwise (:func:`comments_named_so`): they cut
-# the thread of a page the sample pages did not show with one (canada.com's, 1 page in 11).
+# the thread of a page the sample pages did not show with one.
 # Containers by name, not any element: the stylesheet that writes the region's text tests a
 # pattern for any element on every element of the region, a named step only on elements of its
 # name (the measurement is in the commit that made them named steps).

@@ -32,68 +32,56 @@ from patterns.refine import KEPT_TAGS, is_single_step
 # Tags that mark a side part wherever they appear; other tags need an attribute to be named.
 SIDE_TAGS = frozenset("aside button dialog fieldset figcaption figure footer form menu nav select".split())
 # A part is cut when the classifier labels at least this share of its text boilerplate,
-# summed over the sample pages where it occurs ...  (`forest eval --systems forest`, seed 0,
-# k=5: 0.7 gained dragnet 0.001 and lost wceb2026 0.025.)
+# summed over the sample pages where it occurs ...  Lower cuts item pages' content.
+# (Re-measure: `forest eval --split dev --systems forest`.)
 MIN_BOILERPLATE_SHARE = 0.8
 # ... on at least this many of them (one page's labels are a guess, not a consensus; the
-# same command with 1 moved no dataset by more than 0.002 but wceb2026, -0.012) ...
+# same command re-measures it) ...
 MIN_PAGES = 2
 # ... unless it holds the sample pages' keywords MIN_DENSITY_RATIO times as densely as the rest
 # of the region (below) and is not mostly link text (LINK_LIST_SHARE, below): a
-# "related stories" list repeats the article's keywords in its headlines.  (`forest eval
-# --systems forest` at c88529f, seeds 0 / 1 / 2, with link lists held to the density test: cleanportaleval
-# 0.9358 / 0.9340 / 0.9259, dragnet 0.9232 / 0.9274 / 0.9260, l3s_gn1 0.9501 / 0.9626 / 0.9710;
-# cut: 0.9358 / 0.9340 / 0.9264, 0.9233 / 0.9285 / 0.9252, 0.9513 / 0.9632 / 0.9710.)
+# "related stories" list repeats the article's keywords in its headlines, and is cut all the
+# same.  (Re-measure: `forest eval --split dev --systems forest`.)
 # A part is mostly link text when more than this share of its terms are: a few links under a
 # label ("Filed under:", "Tags:") have a third of their terms or more in the label, more than a
-# block may have and still count as navigation (patterns.text.MAX_LINK_SHARE, 0.7).
-# (`forest eval --systems forest`, seeds 0 / 1 / 2, against 0.7: cleanportaleval +0.0041 /
-# +0.0001 / 0 (tv.msnbc.com_news's "Filed Under" lists, bbc.co.uk_news's), dragnet +0.0006 /
-# +0.0006 / +0.0007 (go.com's at 0.4 only), wceb2026 +0.0013 / 0 / 0, l3s_gn1 unchanged, no site
-# lower; at 0.3 and 0.2 nhl.com and washingtonpost.com lost 0.01-0.015 at some seed.)
+# block may have and still count as navigation (patterns.text.MAX_LINK_SHARE, 0.7).  Much
+# lower, real paragraphs with a few links count as lists.  (Re-measure: `forest eval --split dev
+# --systems forest`.)
 LINK_LIST_SHARE = 0.4
 # Never more than this share of the sample regions' text is cut by consensus, each character
-# counted once.  (`forest eval --systems forest` at f61984e, seeds 0 / 1 / 2, against 0.5: at 0.4,
-# dragnet +0.0022 / -0.0048 / -0.0006 and l3s_gn1 0 / 0 / -0.0091; at 0.6, dragnet -0.0010 /
-# -0.0022 / -0.0003, l3s_gn1 0 / 0 / -0.0091, wceb2026 +0.010 / -0.015 / +0.041.)
+# counted once: it guards the article against a classifier that disagrees with J x U on most
+# of it.  (Re-measure: `forest eval --split dev --systems forest`.)
 MAX_CUT_SHARE = 0.5
 MAX_EXCLUSIONS = 12
 # The classifier is not trusted on a site when the text it labels boilerplate inside the
 # regions J x U chose is at least this share of their terms ...
 MIN_DISPUTED_SHARE = 0.3
 # ... and holds the sample pages' keywords at least this many times as densely as the
-# text it keeps.  Anywhere between 1.2 and 1.35 made the same decisions on the site-level
-# datasets (seeds 0 and 1, k=5, measured with the classifier pruning at extraction): it
-# goes off on most of wceb2026's product and reference sites and on one or two news sites.
+# text it keeps: it goes off on most product and reference sites and on few news sites.
 # A part the classifier rejects is kept by the same test: its keywords this many times as
-# dense as the rest of the region's.  (`forest eval --systems forest`, seeds 0 / 1 / 2: with
-# the parts' test at 1.0, dragnet 0.911 / 0.917 / 0.924, its news sites' company cards,
-# gallery captions and modules kept; at 1.25, 0.923 / 0.927 / 0.926.  wceb2026 0.604 / 0.558 /
-# 0.559 at 1.0, 0.577 / 0.556 / 0.539 at 1.25: ebay.com's item description is cut.)
+# dense as the rest of the region's.  Lower keeps news sites' cards and captions; higher cuts
+# an item page's description.  (Re-measure: `forest eval --split dev --systems forest`.)
 MIN_DENSITY_RATIO = 1.25
 # The classifier is not trusted either when it labels boilerplate at least this share of the
 # regions' terms, whatever their keywords: it then keeps almost nothing of what J x U found on
-# every sample page, and has no say on what inside it to cut.  (`forest eval --systems forest`,
-# seeds 0 / 1 / 2: wceb2026 0.572 / 0.554 / 0.536 without, 0.604 / 0.570 / 0.567 at 0.9, ebay.com's
-# and newegg.com's item pages, every other dataset unchanged; 0.85 made the same decisions, 0.95 missed both at seed 2.)
+# every sample page, and has no say on what inside it to cut (item pages, mostly).
+# (Re-measure: `forest eval --split dev --systems forest`.)
 MAX_REJECTED_SHARE = 0.9
 # Where the classifier is not trusted and labels boilerplate at least this share of the regions'
 # terms (most of them: an item's page, not an article's), the text every sample region repeats is
 # the item's labels (filters, "Condition:", a specification's names), kept as content, and not the
-# template's.  (`forest eval --systems forest`, seeds 0 / 1 / 2: wceb2026 0.6496 / 0.6169 / 0.6288
-# -> 0.6622 / 0.6091 / 0.6414, rei.com and ifixit.com; dragnet 0 / -0.0005 / -0.0006, slashdot.org;
-# the other two unchanged.  At 0, on every site the classifier is not trusted on, dragnet's
-# posterous.com, a blog whose regions it rejects at 33%, fell from 0.883 to 0.68.)
+# template's.  Not on every site the classifier is not trusted on: a blog's repeated text is
+# its template's.  (Re-measure: `forest eval --split dev --systems forest`.)
 MIN_ITEM_SHARE = 0.5
 # Another candidate region replaces the one J x U chose when its F1 against the text the
 # classifier labels content, summed over the pages the pattern explains, is higher by this.
 MIN_AGREEMENT_GAIN = 0.02
-# Candidates cleaned and compared, best first by their raw agreement (each with its container).
-# (`forest eval --systems forest`, seed 0: a gain of 0.005 and 10 candidates lost
-# cleanportaleval 0.014 and l3s_gn1 0.003.)
+# Candidates cleaned and compared, best first by their raw agreement (each with its container):
+# more, and a smaller gain, let a worse region win by chance.  (Re-measure: `forest eval
+# --split dev --systems forest`.)
 MAX_CLEANED = 5
 # A candidate must hold at least this share of the chosen regions' keywords, summed over the
-# pages (the same command: 0.5 per page left dragnet at 0.879, 0.3 summed gave 0.891).
+# pages (summed, not per page: one short page must not veto a candidate; the same command).
 MIN_KEYWORD_SHARE = 0.3
 
 
@@ -490,9 +478,7 @@ class _Judge:
 
         Cutting a wider region's "related" lists makes it agree with the classifier as well as the
         article's own container does, and the wider one then brings its author box and review
-        panels to every page (`forest eval --systems forest` at c88529f, seeds 0-2: bigthink.com and cnet.com
-        lost 0.05-0.07 when the judge cut link lists too; dragnet 0.9247 / 0.9277 / 0.9241 against
-        0.9233 / 0.9285 / 0.9252 without).
+        panels to every page.  (Re-measure: `forest eval --split dev --systems forest`.)
         """
         return self.agreement(regions, _consensus(self.pages, regions, self.parts, link_lists=False)[1])
 

@@ -35,8 +35,8 @@ NO_SPAN = ("", "")
 # Sample pages a step of the span's search checks before the span found is checked on all of them.
 # A span that fails almost always fails on the page that failed last, so one page is enough: a
 # step that passes then costs one extraction instead of one per sample page, and the wrappers
-# learned on the four site-level datasets are the same as with every page probed at each step
-# (`python -m eval.wrappers` prints the same digests with PROBE_PAGES = 1 and = 1000, at e88a1cc).
+# learned on the site-level datasets are the same as with every page probed at each step
+# (`python -m eval.wrappers` prints the wrappers' digests: compare PROBE_PAGES = 1 and = 1000).
 PROBE_PAGES = 1
 
 
