@@ -119,9 +119,13 @@ class Worker:
         self._process = self._context.Process(target=_serve, args=(child, self._setup), daemon=True)
         self._process.start()
         child.close()
-        if not self._conn.poll(SETUP_SECONDS) or self._conn.recv() != "ready":
+        try:
+            ready = self._conn.poll(SETUP_SECONDS) and self._conn.recv() == "ready"
+        except (EOFError, OSError):  # the set-up raised: its traceback is on stderr
+            ready = False
+        if not ready:
             self._process.kill()
-            raise RuntimeError(f"the fuzz worker did not set up within {SETUP_SECONDS:g} s")
+            raise RuntimeError(f"the fuzz worker did not set up within {SETUP_SECONDS:g} s (see its traceback above)")
 
     def run(self, payload: Any, timeout: float | None = None) -> Outcome:
         self._conn.send(payload)

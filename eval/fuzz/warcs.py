@@ -54,7 +54,7 @@ class Record:
     defects: list[str]
 
 
-def _record(kind: str, url: str, body: bytes) -> bytes:
+def warc_record(kind: str, url: str, body: bytes) -> bytes:
     """A WARC record of type ``kind`` (eval.warc writes the responses)."""
     if kind == "response":
         return response_record(WarcPage(url, body))
@@ -80,10 +80,10 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
     for index in range(rng.randint(2, 6)):
         page = rng.choice(SHIPPED).read_bytes()
         body = mutate(page, rng) if rng.random() < 0.3 else page
-        records.append(Record(_record("response", _url(page, index), body), WHOLE, []))
+        records.append(Record(warc_record("response", _url(page, index), body), WHOLE, []))
         if rng.random() < 0.2:
             kind = rng.choice(("request", "metadata", "png", "404"))
-            records.append(Record(_record(kind, _url(page, index), b"\x89PNG\r\n" if kind == "png" else page), NONE, []))
+            records.append(Record(warc_record(kind, _url(page, index), b"\x89PNG\r\n" if kind == "png" else page), NONE, []))
     garbage: dict[int, bytes] = {}
     cut = False
     for _ in range(rng.choice((0, 1, 1, 2, 3))):
