@@ -9,7 +9,9 @@ empty wrapper database:
   FastWARC reader, decoded with the same charset rules, in order), writing JSON lines.
 
 It prints pages/s (pages over the command's wall time, start-up included), mean token F1
-against the gold text (a failed page scores 0), and the peak memory of the command's
+against the gold text (a failed page scores 0) over the pages of sites the shipped classifier
+never saw (every page is extracted and timed; the pages of its training sites are not scored,
+eval.seen), and the peak memory of the command's
 processes summed (sampled from /proc every 50 ms).  ``--spark`` also runs
 ``python -m forest.spark --master local[N] --learn K`` and counts the records whose text
 equals the CLI's.  The machine's other load counts: run it on an idle machine.
@@ -31,11 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.datasets import load
-from eval.warc import dataset_pages, write_warc
+from eval.datasets import Sample, load
+from eval.seen import Seen, classifier_training_sites, describe
+from eval.warc import WarcPage, dataset_pages, write_warc
 from forest.score import score
 
-__all__ = ["Run", "main", "mean_f1", "read_records", "timed"]
+__all__ = ["Run", "main", "mean_f1", "read_records", "scored_gold", "timed"]
 
 ROOT = Path(__file__).resolve().parent.parent
 # How often the memory sampler reads /proc: short enough to see a worker's peak.
@@ -109,6 +112,16 @@ def mean_f1(records: Sequence[Mapping[str, Any]], gold: Mapping[str, str]) -> tu
     return (sum(scores) / len(scores) if scores else 0.0), len(scores)
 
 
+def scored_gold(pairs: Sequence[tuple[WarcPage, Sample]], seen: Seen) -> tuple[dict[str, str], list[str]]:
+    """The gold text by URL of the pages scored (those of sites the classifier never saw), and the seen sites left out.
+
+    forest extracts a page of an unlearned site with the classifier: a page of a site the classifier
+    trained on would score its training, not its extraction.
+    """
+    gold = {page.url: sample.gold_text for page, sample in pairs if sample.site not in seen.sites}
+    return gold, sorted({sample.site for _, sample in pairs if sample.site in seen.sites})
+
+
 # --- trafilatura over a WARC, on N processes -----------------------------------------------
 
 
@@ -171,13 +184,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         samples = load(args.dataset)[: args.limit] if args.limit else load(args.dataset)
         pairs = list(dataset_pages(samples))
-        gold = {page.url: sample.gold_text for page, sample in pairs}
+        seen = classifier_training_sites()
+        gold, dropped = scored_gold(pairs, seen)
         warc = work / f"{args.dataset}.warc.gz"
         with open(warc, "wb") as out:
             # Copies repeat the pages (and their URLs): a site has that many times its pages.
             write_warc((page for _ in range(args.copies) for page, _ in pairs), out, name=warc.name)
         print(f"{args.dataset}: {len(pairs) * args.copies} pages ({args.copies} x {len(pairs)}), "
               f"{len({s.site for s in samples})} sites, WARC {warc.stat().st_size / 1e6:.1f} MB")
+        left_out = describe(dropped, len(pairs) - len(gold), seen)
+        print(f"F1 over the {len(gold)} pages of sites the classifier never saw"
+              + (f"; {left_out}, extracted and timed but not scored" if left_out else ""))
         systems = set(args.systems.split(","))
         env = {k: v for k, v in os.environ.items() if k != "FOREST_DB"}
         rows = []

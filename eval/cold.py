@@ -4,8 +4,9 @@ Run ``python -m eval.cold`` (scrapinghub and cleaneval).  Each page is written t
 as it would be saved (encoded in the charset its ``<meta charset>`` or XML declaration
 names, else UTF-8), then one command, ``python -m forest extract --format jsonl --db EMPTY
 --jobs N -o OUT DIR``, extracts them all; its records are scored against the gold text
-(token F1, forest.score; a failed page scores 0).  trafilatura (eval.peers) runs on the same
-pages, as ``forest eval`` runs it.  It prints per dataset the pages, forest's failed
+(token F1, forest.score; a failed page scores 0).  Pages of sites the shipped classifier was
+trained on are left out (eval.seen): a cold figure on them would score the classifier's training.
+trafilatura (eval.peers) runs on the same pages, as ``forest eval`` runs it.  It prints per dataset the pages, forest's failed
 pages and methods, and both mean F1s; and forest's F1 without the headline line its text
 starts with (as dragnet's gold does, and scrapinghub's article bodies do not).
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 from eval.batchbench import read_records, timed
 from eval.datasets import Sample, load
 from eval.peers import Trafilatura
+from eval.seen import classifier_training_sites, describe, drop_seen
 from forest.charsets import text_codec
 from forest.score import score
 
@@ -108,8 +110,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = []
     with tempfile.TemporaryDirectory(prefix="forest-cold-") as scratch:
+        seen = classifier_training_sites()
         for name in args.dataset or ["scrapinghub", "cleaneval"]:
-            samples = load(name)[: args.limit] if args.limit else load(name)
+            loaded = load(name)[: args.limit] if args.limit else load(name)
+            samples, dropped = drop_seen(loaded, seen)
+            note = describe(dropped, len(loaded) - len(samples), seen)
+            if note:
+                print(f"{name}: {note}", file=sys.stderr)
+            if not samples:
+                print(f"{name}: no page left to score", file=sys.stderr)
+                continue
             results.append(_run(name, samples, Path(scratch), args.jobs))
     if args.json:
         print(json.dumps([asdict(r) for r in results], indent=2))

@@ -72,9 +72,12 @@ def _command_line(params: dict[str, Any]) -> str:
         parts.append("--page-level")
     for name in params["page_level_dataset"]:
         parts += ["--page-level-dataset", name]
-    for option, default in (("systems", None), ("k", 5), ("seed", 0), ("min_pages", 6), ("min_coverage", None)):
+    for option, default in (("systems", None), ("split", "test"), ("k", 5), ("min_pages", 6), ("min_coverage", None)):
         if params[option] != default:
             parts += [f"--{option.replace('_', '-')}", str(params[option])]
+    if tuple(params["seed"]) != (0,):
+        for seed in params["seed"]:
+            parts += ["--seed", str(seed)]
     for flag in ("curve", "per_site", "block_table"):
         if params[flag]:
             parts.append(f"--{flag.replace('_', '-')}")
@@ -87,7 +90,7 @@ def _command_line(params: dict[str, Any]) -> str:
 @click.option(
     "--dataset", "dataset", multiple=True,
     help="A dataset name in ../shared/datasets (or $FOREST_DATASETS), a .jsonl.gz file or a RED-like directory; "
-    "repeatable (default: cleanportaleval, dragnet, l3s_gn1, wceb2026).",
+    "repeatable (default: cleanportaleval, dragnet, l3s_gn1, wceb2026, big9).",
 )
 @click.option(
     "--page-level", is_flag=True,
@@ -102,7 +105,15 @@ def _command_line(params: dict[str, Any]) -> str:
 )
 @click.option("--k", type=click.IntRange(min=1), default=5, show_default=True, help="Training pages per site.")
 @click.option("--curve", is_flag=True, help="Also learn from k = 1, 2, 3, 5, 10 pages per site (the learning curve).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of which pages of a site are the training sample.")
+@click.option(
+    "--seed", type=int, multiple=True, default=(0,), show_default=True,
+    help="Seed of which pages of a site are the training sample; repeatable (--seed 0 --seed 1 --seed 2).",
+)
+@click.option(
+    "--split", type=click.Choice(["test", "dev", "all"]), default="test", show_default=True,
+    help="Which sites of a site-level dataset are scored: the test split (about a third of the sites, fixed by "
+    "sha256 of dataset/site), the dev split (tune and investigate only here), or all.",
+)
 @click.option(
     "--min-pages", type=click.IntRange(min=2), default=6, show_default=True,
     help="Sites with fewer pages are left out of site-level runs.",
@@ -122,12 +133,14 @@ def _command_line(params: dict[str, Any]) -> str:
 def eval_command(**params: Any) -> None:
     """Score forest, the FOREST paper's variants, baselines and peer extractors side by side on gold datasets.
 
-    Site-level datasets: per site, each learning system learns from k pages and every
-    system is scored on the site's other pages.  Page-level datasets: every page,
-    no learning.  Prints a table per dataset (P, R, F1 over pages and sites, ms/page,
-    learning ms) with progress on stderr when it is a terminal.
+    Site-level datasets: per site of the chosen split (the test split unless --split says
+    otherwise), each learning system learns from k pages and every system, forest's cold
+    path included, is scored on the site's other pages.  Page-level datasets: every page,
+    no learning.  No site the shipped classifier trained on is scored.  Prints a table per
+    dataset and seed (P, R, F1 over pages and sites, ms/page, learning ms) with progress on
+    stderr when it is a terminal.
     """
-    from eval import report, suite
+    from eval import report, seen, suite
 
     started = time.perf_counter()
     try:
@@ -143,6 +156,12 @@ def eval_command(**params: Any) -> None:
         site_names = list(suite.SITE_DATASETS)
     # Check every name before minutes of work on the first.
     site_sets, page_sets = _resolve(site_names), _resolve(page_names)
+    seeds: list[int] = list(dict.fromkeys(params["seed"]))
+    _status("reading the classifier's training sites ...")
+    try:
+        training_sites = seen.classifier_training_sites()
+    except (OSError, ValueError) as exc:
+        raise EvalError(f"cannot read the classifier's training pages: {exc}") from exc
     runs = []
     for mode, resolved in (("site-level", site_sets), ("page-level", page_sets)):
         for name, path in resolved:
@@ -150,15 +169,19 @@ def eval_command(**params: Any) -> None:
             sha = suite.fingerprint(path)
             _status(f"{name}: {mode}, {len(samples)} pages")
             if mode == "site-level":
-                result = suite.evaluate_sites(
-                    _display_name(name), samples, selection, k=params["k"], seed=params["seed"],
-                    min_pages=params["min_pages"], min_coverage=params["min_coverage"], curve=params["curve"], sha256=sha,
-                )
+                # Page-level systems (cold, the peers) give a page the same row at every seed.
+                cache: dict[tuple[str, str], Any] = {}
+                for seed in seeds:
+                    runs.append(suite.evaluate_sites(
+                        _display_name(name), samples, selection, k=params["k"], seed=seed, min_pages=params["min_pages"],
+                        min_coverage=params["min_coverage"], curve=params["curve"], sha256=sha, split=params["split"],
+                        training_sites=training_sites, cache=cache,
+                    ))  # fmt: skip
             else:
-                result = suite.evaluate_pages(
-                    _display_name(name), samples, selection, seed=params["seed"], min_coverage=params["min_coverage"], sha256=sha
-                )
-            runs.append(result)
+                runs.append(suite.evaluate_pages(
+                    _display_name(name), samples, selection, seed=seeds[0], min_coverage=params["min_coverage"], sha256=sha,
+                    training_sites=training_sites,
+                ))  # fmt: skip
             del samples  # the next dataset need not share memory with this one
     block_table: tuple[Any, ...] = ()
     if params["block_table"]:
@@ -173,6 +196,7 @@ def eval_command(**params: Any) -> None:
         runs=tuple(runs),
         notes=tuple(notes),
         seconds=time.perf_counter() - started,
+        split=params["split"],
         peak_memory_mb=suite.peak_memory_mb(),
         block_table=block_table,
     )

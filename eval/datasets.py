@@ -27,6 +27,7 @@ extension); it becomes :attr:`Sample.feed` and the :class:`~keywords.model.Metad
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -34,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from forest.html import decode
@@ -43,6 +44,14 @@ from keywords.model import Metadata
 
 SUFFIX = ".jsonl.gz"
 ENV_VAR = "FOREST_DATASETS"
+
+# The site-level datasets of the protocol (issue 38): each is split by site, once, into dev and test.
+SITE_LEVEL_DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1", "wceb2026", "big9")
+# A site is a test site when the first byte of sha256("{dataset}/{site}") is below this: about a third
+# (86/256) of the sites, fixed by the names alone, so no run, seed or tuning can move a site between splits.
+TEST_SPLIT_BYTE = 86
+SPLITS = ("test", "dev", "all")
+Split = Literal["test", "dev", "all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +89,17 @@ def _metadata(feed: Mapping[str, Any] | None) -> Metadata | None:
         author=str(feed.get("author") or ""),
         published=str(feed.get("published") or ""),
     )
+
+
+def split_of(dataset: str, site: str) -> Literal["dev", "test"]:
+    """The split a site of a dataset belongs to: ``"test"`` (report only) or ``"dev"`` (tune and investigate here)."""
+    first = hashlib.sha256(f"{dataset}/{site}".encode()).digest()[0]
+    return "test" if first < TEST_SPLIT_BYTE else "dev"
+
+
+def in_split(dataset: str, site: str, split: Split) -> bool:
+    """Whether ``site`` of ``dataset`` is scored when ``split`` is asked for (``"all"``: every site)."""
+    return split == "all" or split_of(dataset, site) == split
 
 
 def repo_root() -> Path:

@@ -10,7 +10,7 @@ import numpy as np
 from forest.score import Score, score
 from forest.score import tokens as token_list
 
-__all__ = ["Score", "bootstrap_ci", "mean_scores", "score", "tokens"]
+__all__ = ["Score", "bootstrap_ci", "mean_scores", "score", "spearman", "tokens"]
 
 
 def tokens(text: str) -> Counter[str]:
@@ -57,3 +57,29 @@ def bootstrap_ci(
     )
     low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2])
     return float(low), float(high)
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties sharing the mean of their ranks."""
+    order = np.argsort(values, kind="mergesort")
+    ranks = np.empty(len(values), dtype=float)
+    ranks[order] = np.arange(1, len(values) + 1)
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=ranks)
+    return sums[inverse] / counts[inverse]
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Spearman's rank correlation of paired values (ties ranked by their mean rank).
+
+    :returns: None when it is undefined: fewer than 3 pairs, or either side constant.
+    :raises ValueError: ``xs`` and ``ys`` differ in length.
+    """
+    if len(xs) != len(ys):
+        raise ValueError(f"spearman() needs pairs, got {len(xs)} and {len(ys)} values")
+    if len(xs) < 3:
+        return None
+    a, b = _ranks(np.asarray(xs, dtype=float)), _ranks(np.asarray(ys, dtype=float))
+    if a.std() == 0 or b.std() == 0:
+        return None
+    return float(np.corrcoef(a, b)[0, 1])

@@ -24,7 +24,8 @@ _MAX_ERROR = 300
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One system's result on one test page.  ``error`` is set when the page counts as a failure."""
+    """One system's result on one test page.  ``error`` is set when the page counts as a failure;
+    ``confidence`` is the record's confidence, for systems that give one (forest)."""
 
     system: str
     dataset: str
@@ -35,6 +36,7 @@ class Row:
     f1: float
     ms: float | None
     error: str | None = None
+    confidence: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,7 @@ def run(
     k: int,
     seed: int = 0,
     progress: bool | None = None,
+    cache: dict[tuple[str, str], Row] | None = None,
 ) -> Results:
     """Score every system on every site with at least ``k + 1`` pages.
 
@@ -185,6 +188,9 @@ def run(
     the same for all of that system's pages of the site.
 
     :param progress: a progress line on stderr; ``None`` shows it only when stderr is a terminal.
+    :param cache: rows of page-level systems by (system, page id), shared between runs that differ
+        only in seed: a system that learns nothing gives the same row for a page at every seed
+        (systems with a ``methods`` counter, forest's, always extract).
     :raises ValueError: ``k < 1`` or duplicate system names.
     """
     if k < 1:
@@ -209,6 +215,12 @@ def run(
             for sample, page in zip(test, test_pages):
                 if fit_error is not None:
                     rows.append(_failed(system.name, sample, f"fit: {fit_error}", None))
+                # forest's systems count their pages' methods, which a cached row would skip.
+                elif cache is not None and not system.site_level and not hasattr(system, "methods"):
+                    key = (system.name, sample.id)
+                    if key not in cache:
+                        cache[key] = _extract(system, sample, page)
+                    rows.append(cache[key])
                 else:
                     rows.append(_extract(system, sample, page))
                 meter.step(f"{site} {system.name}")
@@ -271,7 +283,8 @@ def _extract(system: System, sample: Sample, page: Page) -> Row:
     if not isinstance(text, str):
         return _failed(system.name, sample, f"TypeError: extract returned {type(text).__name__}, not str", ms)
     s = score(text, sample.gold_text)
-    return Row(system.name, sample.dataset, sample.site, sample.id, s.p, s.r, s.f1, ms)
+    confidence = getattr(system, "last_confidence", None)
+    return Row(system.name, sample.dataset, sample.site, sample.id, s.p, s.r, s.f1, ms, confidence=confidence)
 
 
 def _failed(system: str, sample: Sample, error: str, ms: float | None) -> Row:

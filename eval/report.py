@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from eval.forest_systems import PAGE_ALONE, SINGLE_PAGE, VARIANTS
+from eval.datasets import TEST_SPLIT_BYTE
+from eval.forest_systems import COLD, PAGE_ALONE, SINGLE_PAGE, VARIANTS
+from eval.metrics import spearman
 from eval.peers import peer_names
-from eval.protocol import Results, Summary
+from eval.protocol import Results, Row, Summary
 from eval.suite import DatasetResult, Suite
 from eval.classifier.report import TABLE_CAPTION, table_rows
 
-__all__ = ["markdown", "suite_dict", "suite_markdown", "suite_text", "text", "to_dict"]
+__all__ = [
+    "Verdict",
+    "confidence_spearman",
+    "markdown",
+    "suite_dict",
+    "suite_markdown",
+    "suite_text",
+    "text",
+    "to_dict",
+    "verdict",
+]
 
 _HEADERS = ("system", "P", "R", "F1", "F1 sites", "F1 95% CI", "pages", "fail", "ms med", "ms p95", "learn ms")
 FLOOR_NAME = "lxml parse (floor)"
@@ -68,10 +80,17 @@ def _site_table(results: Results) -> tuple[list[str], list[list[str]]]:
     return ["site (F1)", "pages", *systems], body
 
 
-def _caption(results: Results) -> str:
+def _caption(results: Results, run: DatasetResult | None = None) -> str:
     mode = f"site-level, k={results.k} training pages per site" if results.k is not None else "page-level"
     sites = len({row.site for row in results.rows})
-    line = f"{mode}, seed {results.seed}, {_plural(sites, 'site')}"
+    line = f"{mode}, seed {results.seed}, "
+    if run is not None and run.mode == "site-level":
+        line += f"{run.split} split: {run.split_sites} of {_plural(run.total_sites, 'site')} with enough pages"
+        if run.seen_sites:
+            line += f", {len(run.seen_sites)} left out (classifier training sites)"
+        line += f", {sites} scored"
+    else:
+        line += _plural(sites, "site")
     if results.skipped_sites:
         line += f", {_plural(len(results.skipped_sites), 'site')} skipped (too few pages)"
     return line
@@ -91,9 +110,12 @@ def _align(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
     return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in body)]
 
 
-def text(results: Results, *, per_site: bool = False) -> str:
-    """A plain-text table for the terminal, best page-mean F1 first; ``per_site`` adds a site x system F1 table."""
-    lines = [_caption(results), "", *_align(_HEADERS, _table(results))]
+def text(results: Results, *, per_site: bool = False, run: DatasetResult | None = None) -> str:
+    """A plain-text table for the terminal, best page-mean F1 first; ``per_site`` adds a site x system F1 table.
+
+    ``run`` (the dataset's run) puts its split into the caption.
+    """
+    lines = [_caption(results, run), "", *_align(_HEADERS, _table(results))]
     if per_site:
         header, body = _site_table(results)
         lines += ["", *_align(header, body)]
@@ -108,9 +130,9 @@ def _markdown_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> lis
     return [line(header), "|" + "|".join(align) + "|", *(line(row) for row in body)]
 
 
-def markdown(results: Results, *, per_site: bool = False) -> str:
+def markdown(results: Results, *, per_site: bool = False, run: DatasetResult | None = None) -> str:
     """The same tables as :func:`text`, in Markdown."""
-    lines = [f"_{_caption(results)}_", "", *_markdown_table(_HEADERS, _table(results))]
+    lines = [f"_{_caption(results, run)}_", "", *_markdown_table(_HEADERS, _table(results))]
     if per_site:
         header, body = _site_table(results)
         lines += ["", *_markdown_table(header, body)]
@@ -164,28 +186,81 @@ _LEGEND_BASELINES = {
 
 def _legend(suite: Suite) -> list[tuple[str, str]]:
     present = {name for run in suite.runs for name in run.results.systems}
-    known = {v.name: v.legend for v in (*VARIANTS, SINGLE_PAGE, PAGE_ALONE)} | _LEGEND_BASELINES
-    order = [v.name for v in (*VARIANTS, SINGLE_PAGE, PAGE_ALONE)] + list(_LEGEND_BASELINES)
+    known = {v.name: v.legend for v in (*VARIANTS, COLD, SINGLE_PAGE, PAGE_ALONE)} | _LEGEND_BASELINES
+    order = [v.name for v in (*VARIANTS, COLD, SINGLE_PAGE, PAGE_ALONE)] + list(_LEGEND_BASELINES)
     return [(name, known[name]) for name in order if name in present]
 
 
-def _verdict(run: DatasetResult) -> str | None:
-    """forest against the best peer of the run, on the same pages."""
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """forest against its cold path and the best peer on the same pages of one run (None: not in the run)."""
+
+    dataset: str
+    seed: int
+    split: str
+    pages: int
+    forest: Summary
+    cold: Summary | None
+    peer: Summary | None
+
+    def line(self) -> str:
+        """The summary line: ``forest 0.950 vs cold 0.940 (+0.010) vs best peer trafilatura 0.930 (+0.020)``."""
+        f = self.forest
+        parts = [f"{f.system} {f.f1:.3f}"]
+        if self.cold is not None:
+            parts.append(f"vs cold {self.cold.f1:.3f} ({f.f1 - self.cold.f1:+.3f})")
+        if self.peer is not None:
+            parts.append(f"vs best peer {self.peer.system} {self.peer.f1:.3f} ({f.f1 - self.peer.f1:+.3f})")
+        where = f"{self.split} split, seed {self.seed}" if self.split != "all" else f"all sites, seed {self.seed}"
+        if self.cold is None and self.forest.system == SINGLE_PAGE.name:
+            where = "page-level, no learning"
+        return " ".join(parts) + f": F1 mean over {self.pages} pages, {where}"
+
+
+def verdict(run: DatasetResult) -> Verdict | None:
+    """forest against its cold path and the best peer of the run, on the same pages (None without forest)."""
     summaries = {s.system: s for s in run.results.summaries()}
     ours = summaries.get("forest") or summaries.get(SINGLE_PAGE.name)
-    others = [s for name, s in summaries.items() if name in peer_names()]
-    if ours is None or not others:
+    if ours is None:
         return None
-    best = max(others, key=lambda s: s.f1)
-    line = (
-        f"{ours.system} vs the best peer ({best.system}): F1 {ours.f1:.3f} vs {best.f1:.3f} "
-        f"({ours.f1 - best.f1:+.3f}) over pages, {ours.f1_sites:.3f} vs {best.f1_sites:.3f} "
-        f"({ours.f1_sites - best.f1_sites:+.3f}) over sites"
-    )
+    others = [s for name, s in summaries.items() if name in peer_names()]
+    best = max(others, key=lambda s: s.f1) if others else None
+    return Verdict(run.name, run.results.seed, run.split, ours.pages, ours, summaries.get(COLD.name), best)
+
+
+def _verdict(run: DatasetResult) -> str | None:
+    found = verdict(run)
+    if found is None:
+        return None
+    line = found.line()
+    summaries = {s.system: s for s in run.results.summaries()}
     fast = summaries.get("trafilatura")
+    ours = found.forest
     if fast and fast.ms_median and ours.ms_median:
         line += f"; median ms/page {_ms(ours.ms_median)} vs trafilatura {_ms(fast.ms_median)} ({fast.ms_median / ours.ms_median:.1f}x)"
     return line
+
+
+def confidence_spearman(rows: Sequence[Row]) -> tuple[float | None, int]:
+    """Spearman's correlation between each record's confidence and its page F1, and the pages it is over
+    (issue 38: a confidence that means something ranks the pages as their F1 does)."""
+    pairs = [(row.confidence, row.f1) for row in rows if row.confidence is not None and row.error is None]
+    return spearman([c for c, _ in pairs], [f for _, f in pairs]), len(pairs)
+
+
+def _confidence_systems(runs: Sequence[DatasetResult]) -> list[str]:
+    # forest's records only: the cold path's confidence is one value per method, so it ranks nothing.
+    ours = ("forest", SINGLE_PAGE.name)
+    present = {row.system for run in runs for row in run.results.rows if row.confidence is not None}
+    return [name for name in ours if name in present]
+
+
+def _confidence_line(runs: Sequence[DatasetResult], label: str) -> str | None:
+    cells = []
+    for system in _confidence_systems(runs):
+        rho, n = confidence_spearman([row for run in runs for row in run.results.rows_of(system)])
+        cells.append(f"{system} {_number(rho, 2)} over {n} pages")
+    return f"confidence vs page F1 (Spearman), {label}: " + "; ".join(cells) if cells else None
 
 
 def _methods_table(run: DatasetResult) -> tuple[list[str], list[list[str]]]:
@@ -205,12 +280,114 @@ def _curve_table(run: DatasetResult) -> tuple[list[str], list[list[str]]]:
     return ["k (training pages per site)", *map(str, ks)], body
 
 
-def _overview(suite: Suite) -> tuple[list[str], list[list[str]]]:
-    columns = [(run.name if run.mode == "site-level" else f"{run.name} (page-level)", run) for run in suite.runs]
-    systems = list(dict.fromkeys(name for run in suite.runs for name in run.results.systems))
-    f1 = {(run.name, run.mode, s.system): s.f1 for run in suite.runs for s in run.results.summaries()}
-    body = [[name, *(_number(f1.get((run.name, run.mode, name))) for _, run in columns)] for name in systems]
-    return ["F1 (mean over pages)", *(title for title, _ in columns)], body
+def _groups(suite: Suite) -> list[list[DatasetResult]]:
+    """The runs of one dataset and mode together (a site-level dataset has one run per seed), in run order."""
+    groups: dict[tuple[str, str], list[DatasetResult]] = {}
+    for run in suite.runs:
+        groups.setdefault((run.name, run.mode), []).append(run)
+    return list(groups.values())
+
+
+def _pooled(runs: Sequence[DatasetResult]) -> Results:
+    """The runs of one dataset at several seeds as one result: every seed's test pages, each scored once per seed."""
+    first = runs[0].results
+    if len(runs) == 1:
+        return first
+    return Results(
+        first.systems,
+        tuple(row for run in runs for row in run.results.rows),
+        tuple(fit for run in runs for fit in run.results.fits),
+        tuple(row for run in runs for row in run.results.floor),
+        first.k,
+        first.seed,
+        (),
+        first.skipped_sites,
+    )
+
+
+def _seeds(runs: Sequence[DatasetResult]) -> str:
+    seeds = [str(run.results.seed) for run in runs]
+    return f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(seeds)} pooled"
+
+
+def _pooled_caption(runs: Sequence[DatasetResult]) -> str:
+    run = runs[0]
+    results = run.results
+    if run.mode != "site-level":
+        line = f"page-level, {_plural(len({row.site for row in results.rows}), 'site')}"
+    else:
+        line = (
+            f"site-level, k={results.k} training pages per site, {_seeds(runs)}; {run.split} split: "
+            f"{run.split_sites} of {_plural(run.total_sites, 'site')} with enough pages"
+        )
+        if run.seen_sites:
+            line += f", {len(run.seen_sites)} left out (classifier training sites)"
+        line += f", {len({row.site for row in results.rows})} scored"
+    if results.skipped_sites:
+        line += f", {_plural(len(results.skipped_sites), 'site')} skipped (too few pages)"
+    return line
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _signed(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.3f}"
+
+
+def _summary_table(suite: Suite) -> tuple[list[str], list[list[str]]]:
+    """Per site-level dataset: forest, cold and the best peer, mean over seeds, and the worst seed's margins."""
+    header = [
+        "dataset", "sites scored", "test pages", "forest", "cold", "forest - cold (worst seed)", "best peer",
+        "forest - best peer (worst seed)", "confidence Spearman",
+    ]
+    body = []
+    for runs in _groups(suite):
+        if runs[0].mode != "site-level":
+            continue
+        verdicts = [v for v in (verdict(run) for run in runs) if v is not None]
+        scored = len({row.site for row in runs[0].results.rows})
+        pages = "/".join(sorted({str(v.pages) for v in verdicts})) or "0"
+        if not verdicts:
+            body.append([runs[0].name, str(scored), pages, "-", "-", "-", "-", "-", "-"])
+            continue
+        forest = _mean([v.forest.f1 for v in verdicts])
+        colds = [v.cold for v in verdicts if v.cold is not None]
+        peers = [v.peer for v in verdicts if v.peer is not None]
+        cold = _mean([c.f1 for c in colds])
+        over_cold = [v.forest.f1 - v.cold.f1 for v in verdicts if v.cold is not None]
+        over_peer = [v.forest.f1 - v.peer.f1 for v in verdicts if v.peer is not None]
+        names = sorted({p.system for p in peers})
+        peer = f"{'/'.join(names)} {_number(_mean([p.f1 for p in peers]))}" if peers else "-"
+        rho, _ = confidence_spearman([row for run in runs for row in run.results.rows_of(verdicts[0].forest.system)])
+        body.append([
+            runs[0].name, str(scored), pages, _number(forest), _number(cold),
+            f"{_signed(_mean(over_cold))} ({_signed(min(over_cold) if over_cold else None)})", peer,
+            f"{_signed(_mean(over_peer))} ({_signed(min(over_peer) if over_peer else None)})", _number(rho, 2),
+        ])  # fmt: skip
+    return header, body
+
+
+def _page_level_table(suite: Suite) -> tuple[list[str], list[list[str]]]:
+    header = ["dataset", "pages scored", "sites left out (classifier training)", "forest (no wrapper)", "best peer", "difference"]
+    body = []
+    for runs in _groups(suite):
+        run = runs[0]
+        if run.mode != "page-level":
+            continue
+        found = verdict(run)
+        pages = str(len(run.results.rows_of(run.results.systems[0]))) if run.results.systems else "0"
+        left = f"{len(run.seen_sites)}"
+        if found is None:
+            body.append([run.name, pages, left, "-", "-", "-"])
+            continue
+        peer = f"{found.peer.system} {found.peer.f1:.3f}" if found.peer else "-"
+        body.append([
+            run.name, pages, left, _number(found.forest.f1), peer,
+            _signed(found.forest.f1 - found.peer.f1) if found.peer else "-",
+        ])  # fmt: skip
+    return header, body
 
 
 def _dataset_title(run: DatasetResult) -> str:
@@ -218,16 +395,22 @@ def _dataset_title(run: DatasetResult) -> str:
 
 
 def suite_text(suite: Suite, *, per_site: bool = False) -> str:
-    """The terminal report of a whole run: one block per dataset, then the run's notes."""
+    """The terminal report of a whole run: one block per dataset and seed, then the run's notes."""
     lines: list[str] = []
     for run in suite.runs:
-        lines += [f"== {_dataset_title(run)}", text(run.results, per_site=per_site).rstrip("\n")]
+        lines += [f"== {_dataset_title(run)}", text(run.results, per_site=per_site, run=run).rstrip("\n")]
         if run.methods:
             lines += ["", *_align(*_methods_table(run))]
         if run.curve:
             lines += ["", "learning curve: F1 mean over pages (mean over sites)", *_align(*_curve_table(run))]
-        verdict = _verdict(run)
-        lines += [""] + ([verdict] if verdict else []) + [f"note: {note}" for note in run.notes] + [""]
+        found = _verdict(run)
+        rho = _confidence_line([run], f"{run.name}, seed {run.results.seed}")
+        lines += [""] + [line for line in (found, rho) if line] + [f"note: {note}" for note in run.notes] + [""]
+    site_runs = [run for run in suite.runs if run.mode == "site-level"]
+    if len({run.name for run in site_runs}) > 1 or len(site_runs) > 1:
+        pooled = _confidence_line(site_runs, f"pooled over {_plural(len(site_runs), 'site-level run')}")
+        if pooled:
+            lines += [pooled, ""]
     if suite.block_table:
         lines += ["== block classifier: models x feature sets (Table 3.4)", *_align(*table_rows(suite.block_table)), ""]
     lines += [f"note: {note}" for note in suite.notes]
@@ -244,52 +427,98 @@ def _footer(suite: Suite) -> str:
     )
 
 
+def _protocol(suite: Suite) -> list[str]:
+    site_runs = [run for run in suite.runs if run.mode == "site-level"]
+    seeds = sorted({run.results.seed for run in site_runs})
+    ks = sorted({run.results.k for run in site_runs if run.results.k is not None})
+    lines = ["## Protocol", ""]
+    if site_runs:
+        lines += [
+            f"- **Site-level datasets** ({', '.join(dict.fromkeys(run.name for run in site_runs))}): per site, forest learns "
+            f"a wrapper from k = {', '.join(map(str, ks))} sample pages and every system extracts the site's other pages; "
+            f"which pages are the sample depends on the seed (seeds {', '.join(map(str, seeds))}). The figures below "
+            "pool the seeds (each test page counts once per seed); the margins in parentheses are the worst seed's.",
+            f"- **Split by site, once**: a site is in the test split when the first byte of "
+            f"`sha256(\"{{dataset}}/{{site}}\")` is below {TEST_SPLIT_BYTE} (about a third of the sites); the rest is "
+            f"dev. Constants are tuned and failures investigated only on dev sites. This page reports the "
+            f"**{suite.split}** split (`forest eval --split dev` shows the other).",
+            "- **Cold baseline**: `cold` is forest as shipped with no wrapper (the per-block classifier) on the same "
+            "test pages. Learning a site is worth it only where forest beats `cold`.",
+        ]
+    lines += [
+        "- **Excluded**: no page of a site the shipped classifier was trained on is scored, in a site-level or a "
+        "page-level figure: those sites are read from the training page ids in the model file's header. Each "
+        "dataset's notes say which sites were left out. Site-level runs also leave out sites with too few pages "
+        "to learn from and test on.",
+        "- **Metric**: bag-of-words token P / R / F1 (lower-cased `\\w+`) per page against the gold text; F1 is the "
+        "mean over pages, F1 sites the mean over sites of each site's mean page F1; 95% CI is a bootstrap interval "
+        "of the page mean; ms is wall time per page in this process; fail counts pages where the system raised.",
+        "- **Confidence**: Spearman's rank correlation between each forest record's `confidence` and its page F1.",
+        "",
+    ]
+    return lines
+
+
 def suite_markdown(suite: Suite, *, per_site: bool = False) -> str:
-    """The results page: the command that made it, the environment, an overview, then each dataset."""
+    """The evaluation page: the command that made it, the protocol, the summary, then each dataset."""
     env = suite.environment
+    minutes = _plural(max(1, round(suite.seconds / 60)), "minute")
     lines = [
-        "# forest: evaluation results",
+        "# forest: evaluation",
         "",
-        "Generated by this command, from the repository root (do not edit by hand; rerun it):",
+        f"Generated on {env.get('date')} by this command, from the repository root (do not edit by hand; rerun it):",
         "",
+        f"<!-- not-run: scores every dataset with every system, about {minutes} on the machine that made this page -->",
         "```sh",
         suite.command,
         "```",
         "",
-        f"- date: {env.get('date')}; commit: `{env.get('commit')}`; Python {env.get('python')}, {env.get('machine')}",
-        f"- run time {suite.seconds:.0f} s; peak memory {suite.peak_memory_mb or 0:.0f} MB (max RSS of the process)",
-        "- metric: bag-of-words token P / R / F1 (lower-cased `\\w+`), per page; F1 sites = mean over sites of each "
-        "site's mean page F1; 95% CI = bootstrap interval of the page mean; ms = wall time per page in this process "
-        "(median and 95th percentile); learn ms = median time to learn one site; fail = pages where the system raised",
+        f"Python {env.get('python')}, {env.get('machine')}; run time {suite.seconds:.0f} s; peak memory "
+        f"{suite.peak_memory_mb or 0:.0f} MB (max RSS of the process).",
         "",
+        *_protocol(suite),
+    ]
+    summary = _summary_table(suite)
+    if summary[1]:
+        lines += ["## Summary: learned sites", "", *_markdown_table(*summary), ""]
+        pooled = _confidence_line([run for run in suite.runs if run.mode == "site-level"], "all site-level runs pooled")
+        if pooled:
+            lines += [pooled[0].upper() + pooled[1:] + ".", ""]
+    page_level = _page_level_table(suite)
+    if page_level[1]:
+        lines += ["## Summary: cold extraction, page by page", "", *_markdown_table(*page_level), ""]
+    lines += [
         "Datasets (SHA-256 prefix of the file read):",
         "",
         *_markdown_table(
             ["dataset", "mode", "pages in file", "sha256"],
-            [[run.name, run.mode, str(run.pages), f"`{run.sha256[:16]}`"] for run in suite.runs],
+            [[runs[0].name, runs[0].mode, str(runs[0].pages), f"`{runs[0].sha256[:16]}`"] for runs in _groups(suite)],
         ),
         "",
         "Systems:",
         "",
         *(f"- **{name}**: {legend}" for name, legend in _legend(suite)),
         "",
-        "## Overview",
-        "",
-        *_markdown_table(*_overview(suite)),
-        "",
     ]
-    for run in suite.runs:
-        lines += [f"## {run.name} ({run.mode})", "", f"File sha256 `{run.sha256[:16]}`, {run.pages} pages.", ""]
-        lines += [markdown(run.results, per_site=per_site).rstrip("\n"), ""]
-        verdict = _verdict(run)
-        if verdict:
-            lines += [verdict + ".", ""]
-        if run.methods:
-            lines += [*_markdown_table(*_methods_table(run)), ""]
+    for runs in _groups(suite):
+        run = runs[0]
+        pooled_results = _pooled(runs)
+        lines += [f"## {run.name} ({run.mode})", "", f"_{_pooled_caption(runs)}_", ""]
+        lines += [*_markdown_table(_HEADERS, _table(pooled_results)), ""]
+        if per_site:
+            lines += [*_markdown_table(*_site_table(pooled_results)), ""]
+        methods: dict[str, dict[str, int]] = {}
+        for each in runs:
+            for name, counts in each.methods.items():
+                for kind, n in counts.items():
+                    methods.setdefault(name, {})[kind] = methods.get(name, {}).get(kind, 0) + n
+        if methods:
+            lines += [*_markdown_table(*_methods_table(replace(run, methods=methods))), ""]
         if run.curve:
             lines += ["Learning curve: F1 mean over pages (mean over sites in parentheses).", ""]
             lines += [*_markdown_table(*_curve_table(run)), ""]
-        lines += [f"- {note}" for note in run.notes] + ([""] if run.notes else [])
+        notes = list(dict.fromkeys(note for each in runs for note in each.notes))
+        lines += [f"- {note}" for note in notes] + ([""] if notes else [])
     if suite.block_table:
         lines += ["## Block classifier: models x feature sets (the thesis's Table 3.4)", "", TABLE_CAPTION, ""]
         lines += [*_markdown_table(*table_rows(suite.block_table)), ""]
@@ -302,6 +531,7 @@ def suite_dict(suite: Suite) -> dict[str, Any]:
     """The whole run as JSON-ready values (no per-page rows)."""
     return {
         "command": suite.command,
+        "split": suite.split,
         "environment": suite.environment,
         "seconds": suite.seconds,
         "peak_memory_mb": suite.peak_memory_mb,
@@ -311,6 +541,13 @@ def suite_dict(suite: Suite) -> dict[str, Any]:
             {
                 "name": run.name,
                 "mode": run.mode,
+                "split": run.split,
+                "split_sites": run.split_sites,
+                "total_sites": run.total_sites,
+                "seen_sites": list(run.seen_sites),
+                "confidence_spearman": {
+                    system: confidence_spearman(run.results.rows_of(system))[0] for system in _confidence_systems([run])
+                },
                 "sha256": run.sha256,
                 "pages": run.pages,
                 "results": to_dict(run.results),

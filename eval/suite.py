@@ -12,10 +12,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from eval import datasets, peers
-from eval.datasets import Sample
-from eval.forest_systems import PAGE_ALONE, SINGLE_PAGE, VARIANTS, ForestSystem, forest_systems, single_page_systems
-from eval.protocol import Results, run, run_pages
+from eval import datasets, peers, seen
+from eval.datasets import Sample, Split, in_split
+from eval.forest_systems import (
+    PAGE_ALONE,
+    SINGLE_PAGE,
+    VARIANTS,
+    ForestSystem,
+    cold_system,
+    forest_systems,
+    single_page_systems,
+)
+from eval.protocol import Results, Row, run, run_pages
 from eval.classifier.systems import Classifier, Web2Text
 from eval.systems import CETR, Description, FullText, System
 from eval.classifier.report import Cell
@@ -39,7 +47,7 @@ __all__ = [
 ]
 
 # The shared datasets with enough pages per site to learn from (see the datasets' README).
-SITE_DATASETS = ("cleanportaleval", "dragnet", "l3s_gn1", "wceb2026")
+SITE_DATASETS = datasets.SITE_LEVEL_DATASETS
 # Mostly one page per site: page-level (cold start) only.
 PAGE_DATASETS = ("scrapinghub", "cleaneval")
 # The learning curve of issue 3: k sample pages per site.
@@ -117,7 +125,11 @@ def select_systems(spec: str | None) -> Selection:
 
 
 def make_systems(selection: Selection, *, page_level: bool = False) -> list[System]:
-    """Fresh adapters for ``selection``; a page-level run gets one forest row, with no wrapper."""
+    """Fresh adapters for ``selection``; a page-level run gets one forest row, with no wrapper.
+
+    A site-level run always has forest's cold path (``cold``) beside the learners: the baseline
+    learning must beat, scored on the same test pages.
+    """
     baselines: dict[str, System] = {
         "fulltext": FullText(),
         "description": Description(),
@@ -133,7 +145,7 @@ def make_systems(selection: Selection, *, page_level: bool = False) -> list[Syst
     if page_level:
         forest = [*single_page_systems()] if selection.variants else []
     else:
-        forest = list(forest_systems(selection.variants))
+        forest = [*forest_systems(selection.variants), cold_system()]
     return [*forest, *(baselines[n] for n in selection.baselines), *(peers.peer(n) for n in selection.peers)]
 
 
@@ -162,6 +174,13 @@ class DatasetResult:
     curve: tuple[CurvePoint, ...] = ()
     notes: tuple[str, ...] = ()
     learn_errors: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Which sites were scored: "test", "dev" or "all" (datasets.split_of); page-level runs score "all".
+    split: str = "all"
+    # Sites with enough pages in the split, and in the whole dataset.
+    split_sites: int = 0
+    total_sites: int = 0
+    # Sites left out because the shipped classifier trained on pages of them (eval.seen).
+    seen_sites: tuple[str, ...] = ()
 
 
 def evaluate_sites(
@@ -176,18 +195,35 @@ def evaluate_sites(
     curve: bool = False,
     progress: bool | None = None,
     sha256: str = "",
+    split: Split = "test",
+    training_sites: seen.Seen | None = None,
+    cache: dict[tuple[str, str], Row] | None = None,
 ) -> DatasetResult:
     """Learn from ``k`` pages per site and score the rest; with ``curve``, also each k of :data:`CURVE_KS`.
 
-    The curve reruns only the site-level systems: a page-level system does not change with k.
+    Only the sites of ``split`` are scored (:func:`eval.datasets.split_of` of ``name`` and the site),
+    and never a site the classifier trained on (``training_sites``): the cold path beside forest is the
+    classifier.  The curve reruns only the site-level systems: a page-level system does not change with k.
+    ``cache`` carries page-level systems' rows from a run of the same dataset at another seed.
     """
-    sites = datasets.by_site(samples, min_pages=min_pages, min_coverage=min_coverage)
+    every = datasets.by_site(samples, min_pages=min_pages, min_coverage=min_coverage)
+    sites = {site: pages for site, pages in every.items() if in_split(name, site, split)}
+    split_sites = len(sites)
+    dropped: list[str] = []
+    if training_sites is not None:
+        dropped = sorted(site for site in sites if site in training_sites.sites)
+        sites = {site: pages for site, pages in sites.items() if site not in training_sites.sites}
     systems = make_systems(selection)
-    results = run(systems, sites, k=k, seed=seed, progress=progress)
+    results = run(systems, sites, k=k, seed=seed, progress=progress, cache=cache)
     _close(systems)
     notes = _forest_notes(systems) + _identical(results, selection.variants)
-    if not sites:
+    if training_sites is not None:
+        note = seen.describe(dropped, sum(len(every[site]) for site in dropped), training_sites)
+        notes += [note] if note else []
+    if not every:
         notes.append(f"no site has {min_pages} or more pages: nothing to score")
+    elif not sites:
+        notes.append(f"no site of the {split} split has {min_pages} or more pages: nothing to score")
     points: list[CurvePoint] = []
     if curve:
         for curve_k in sorted({*CURVE_KS, k}):
@@ -195,13 +231,16 @@ def evaluate_sites(
                 curve_results = results
             elif any(len(pages) > curve_k for pages in sites.values()):
                 learners = [s for s in make_systems(selection) if s.site_level]
+                if not learners:
+                    continue
                 curve_results = run(learners, sites, k=curve_k, seed=seed, progress=progress)
             else:
                 continue
             points.extend(_curve_points(curve_k, curve_results, selection.variants))
     errors = {s.name: dict(s.learn_errors) for s in systems if isinstance(s, ForestSystem) and s.learn_errors}
     return DatasetResult(
-        name, "site-level", sha256, len(samples), results, _methods(systems), tuple(points), tuple(notes), errors
+        name, "site-level", sha256, len(samples), results, _methods(systems), tuple(points), tuple(notes), errors,
+        split=split, split_sites=split_sites, total_sites=len(every), seen_sites=tuple(dropped),
     )
 
 
@@ -214,16 +253,31 @@ def evaluate_pages(
     min_coverage: float | None,
     progress: bool | None = None,
     sha256: str = "",
+    training_sites: seen.Seen | None = None,
 ) -> DatasetResult:
-    """Score every page with no learning (forest runs without a wrapper: every page cold)."""
-    kept = [s for pages in datasets.by_site(samples, min_coverage=min_coverage).values() for s in pages]
+    """Score every page with no learning (forest runs without a wrapper: every page cold).
+
+    Pages of a site the classifier trained on (``training_sites``) are left out: every figure of a
+    page-level run is a cold figure.
+    """
+    grouped = datasets.by_site(samples, min_coverage=min_coverage)
+    kept = [s for pages in grouped.values() for s in pages]
+    dropped: list[str] = []
+    if training_sites is not None:
+        kept, dropped = seen.drop_seen(kept, training_sites)
     systems = make_systems(selection, page_level=True)
     results = run_pages(systems, kept, seed=seed, progress=progress)
     _close(systems)
     notes = _forest_notes(systems)
+    if training_sites is not None:
+        note = seen.describe(dropped, sum(len(grouped[site]) for site in dropped), training_sites)
+        notes += [note] if note else []
     if selection.variants:
         notes += [f"{v.name}: {v.legend}; the forest variants differ only in learning" for v in (SINGLE_PAGE, PAGE_ALONE)]
-    return DatasetResult(name, "page-level", sha256, len(samples), results, _methods(systems), (), tuple(notes))
+    return DatasetResult(
+        name, "page-level", sha256, len(samples), results, _methods(systems), (), tuple(notes),
+        split="all", split_sites=len(grouped), total_sites=len(grouped), seen_sites=tuple(dropped),
+    )
 
 
 def _close(systems: Iterable[System]) -> None:
@@ -323,3 +377,5 @@ class Suite:
     peak_memory_mb: float | None = None
     # The block classifier's models x feature sets grid (``--block-table``), when it was run.
     block_table: tuple[Cell, ...] = ()
+    # The split of the site-level datasets that was scored (datasets.split_of).
+    split: str = "test"

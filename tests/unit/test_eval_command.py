@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,13 +57,16 @@ def invoke(*args: object) -> Result:
 
 
 def test_eval_prints_json_for_machines(tiny: Path) -> None:
-    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--json")
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--split", "all", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     (run,) = data["datasets"]
     assert run["name"] == "tiny" and run["mode"] == "site-level" and len(run["sha256"]) == 64
+    assert data["split"] == run["split"] == "all" and run["split_sites"] == run["total_sites"] == 2
     systems = {s["system"]: s for s in run["results"]["systems"]}
-    assert list(systems) == ["forest", "FOREST_info", "fulltext", "description"]
+    # forest's cold path runs beside the learners, on the same pages, whichever systems were chosen.
+    assert list(systems) == ["forest", "FOREST_info", "cold", "fulltext", "description"]
+    assert systems["cold"]["pages"] == systems["forest"]["pages"] and systems["cold"]["fit_ms_median"] is None
     assert systems["forest"]["pages"] == 4 and systems["forest"]["fit_ms_median"] is not None
     assert systems["forest"]["f1"] > systems["fulltext"]["f1"]
     assert run["methods"]["forest"] == {"wrapper": 4}
@@ -72,19 +76,24 @@ def test_eval_prints_json_for_machines(tiny: Path) -> None:
 
 def test_eval_prints_a_table_and_writes_markdown(tiny: Path, tmp_path: Path) -> None:
     page = tmp_path / "out" / "results.md"
-    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--curve", "--markdown", page)
+    result = invoke(
+        "--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", SYSTEMS, "--split", "all", "--curve", "--markdown", page
+    )
     assert result.exit_code == 0, result.output
     assert "lxml parse (floor)" in result.stdout and "learn ms" in result.stdout and "peak memory" in result.stdout
     text = page.read_text(encoding="utf-8")
-    assert text.startswith("# forest: evaluation results")
+    assert text.startswith("# forest: evaluation\n")
     command = text.split("```sh\n", 1)[1].split("\n", 1)[0]
-    assert command == f"forest eval --dataset {tiny} --systems {SYSTEMS} --k 2 --min-pages 3 --curve --markdown {page}"
-    assert "Learning curve" in text and "| forest | " in text and "sha256" in text
+    assert command == f"forest eval --dataset {tiny} --systems {SYSTEMS} --split all --k 2 --min-pages 3 --curve --markdown {page}"
+    # The docs' runner skips the block: it says why, on the line before it.
+    assert text.split("```sh\n", 1)[0].rstrip().splitlines()[-1].startswith("<!-- not-run: ")
+    assert "Learning curve" in text and "| forest | " in text and "| cold | " in text and "sha256" in text
+    assert "## Protocol" in text and "below 86" in text and "**all** split" in text
     assert f"wrote {page}" in result.stderr
 
 
 def test_curve_covers_every_k_a_site_allows(tiny: Path) -> None:
-    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "forest,fulltext", "--curve", "--json")
+    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "forest,fulltext", "--split", "all", "--curve", "--json")
     curve = json.loads(result.stdout)["datasets"][0]["curve"]
     assert sorted({p["k"] for p in curve}) == [1, 2, 3]  # 4 pages per site: k=5 and k=10 leave nothing to test
     assert {p["system"] for p in curve} == {"forest"}
@@ -171,9 +180,12 @@ def test_wrapper_digest_moves_with_the_wrappers_alone(tiny: Path, capsys: pytest
 def test_eval_runs_on_a_shared_dataset() -> None:
     if "cleanportaleval" not in datasets.available():
         pytest.skip("../shared/datasets is not here")
-    result = invoke("--dataset", "cleanportaleval", "--systems", "forest,fulltext", "--json")
+    # cleanportaleval's four sites with enough pages are all dev sites.
+    result = invoke("--dataset", "cleanportaleval", "--systems", "forest,fulltext", "--split", "dev", "--json")
     assert result.exit_code == 0, result.output
-    systems = {s["system"]: s for s in json.loads(result.stdout)["datasets"][0]["results"]["systems"]}
+    (run,) = json.loads(result.stdout)["datasets"]
+    assert run["split"] == "dev" and run["split_sites"] == 4 and run["seen_sites"] == []
+    systems = {s["system"]: s for s in run["results"]["systems"]}
     assert systems["forest"]["pages"] == systems["fulltext"]["pages"] > 40
     assert systems["forest"]["f1"] > systems["fulltext"]["f1"]
 
@@ -192,7 +204,9 @@ def test_block_table_joins_the_results_page(tiny: Path, tmp_path: Path, monkeypa
     calls = []
     monkeypatch.setattr(classifier_report, "table", lambda **kwargs: calls.append(kwargs) or cells)
     page = tmp_path / "results.md"
-    result = invoke("--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "fulltext", "--block-table", "--markdown", page)
+    result = invoke(
+        "--dataset", tiny, "--min-pages", 3, "--k", 2, "--systems", "fulltext", "--split", "all", "--block-table", "--markdown", page
+    )
     assert result.exit_code == 0, result.output
     assert len(calls) == 1
     text = page.read_text(encoding="utf-8")
@@ -202,3 +216,39 @@ def test_block_table_joins_the_results_page(tiny: Path, tmp_path: Path, monkeypa
     assert "| cleaneval (blocks) | +class/id tokens |  |  | 87.5 |  |" in section
     assert "| cleaneval (tags) | node |  |  | 25.0 |  |" in section
     assert "block classifier: models x feature sets" in result.stdout
+
+
+@pytest.fixture
+def split_tiny(tmp_path: Path) -> Path:
+    """Three sites of four pages: c.example is a test site of "tiny", a.example and b.example are dev sites."""
+    path = tmp_path / "tiny.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        for site in ("a.example", "b.example", "c.example"):
+            for i in range(4):
+                out.write(json.dumps(_record(site, i)) + "\n")
+    return path
+
+
+def test_eval_scores_the_test_split_by_default_and_dev_on_request(split_tiny: Path) -> None:
+    common = ("--dataset", split_tiny, "--min-pages", 3, "--k", 2, "--systems", "forest", "--json")
+    default = json.loads(invoke(*common).stdout)["datasets"][0]
+    assert default["split"] == "test" and set(default["results"]["per_site"]["forest"]) == {"c.example"}
+    dev = json.loads(invoke(*common, "--split", "dev").stdout)["datasets"][0]
+    assert dev["split"] == "dev" and set(dev["results"]["per_site"]["forest"]) == {"a.example", "b.example"}
+
+
+def test_eval_runs_every_seed_and_says_the_split_on_every_figure(split_tiny: Path) -> None:
+    result = invoke("--dataset", split_tiny, "--min-pages", 3, "--k", 2, "--systems", "forest", "--seed", 0, "--seed", 2)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("test split: 1 of 3 sites with enough pages, 1 scored") == 2
+    assert "seed 0, test split" in result.stdout and "seed 2, test split" in result.stdout
+    # The summary line compares forest with its cold path; no peer was chosen.
+    assert re.search(r"forest \d\.\d{3} vs cold \d\.\d{3} \([+-]\d\.\d{3}\): F1 mean over 2 pages, test split, seed 2", result.stdout)
+    assert "confidence vs page F1 (Spearman), tiny, seed 0: forest" in result.stdout
+
+
+def test_eval_names_the_best_peer_in_the_summary_line(split_tiny: Path) -> None:
+    pytest.importorskip("trafilatura")
+    result = invoke("--dataset", split_tiny, "--min-pages", 3, "--k", 2, "--systems", "forest,trafilatura", "--split", "all")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"forest \d\.\d{3} vs cold \d\.\d{3} \([+-]\d\.\d{3}\) vs best peer trafilatura \d\.\d{3}", result.stdout)
