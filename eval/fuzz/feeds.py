@@ -198,10 +198,20 @@ _FEED_OPERATIONS: tuple[Callable[[bytes, random.Random], bytes], ...] = (
 )
 
 
-def mutate_feed(data: bytes, rng: random.Random) -> bytes:
-    """One to three mutations: a feed-parser attack or the page mutator's byte edits (truncation, flips, snippets)."""
+def mutate_feed(data: bytes, rng: random.Random, applied: list[str] | None = None) -> bytes:
+    """One to three mutations: a feed-parser attack or the page mutator's byte edits (truncation, flips, snippets).
+
+    :param applied: if given, the mutations' names are appended to it.
+    """
     for _ in range(rng.randint(1, 3)):
-        data = rng.choice(_FEED_OPERATIONS)(data, rng) if rng.random() < 0.6 else mutate(data, rng, max_ops=1)
+        if rng.random() < 0.6:
+            operation = rng.choice(_FEED_OPERATIONS)
+            data = operation(data, rng)
+            name = operation.__name__.strip("_")
+        else:
+            data, name = mutate(data, rng, max_ops=1), "bytes"
+        if applied is not None:
+            applied.append(name)
     return data
 
 
@@ -212,12 +222,15 @@ def cases(count: int, *, seed: int, learn_every: int = 10) -> Iterator[tuple[str
     names = sorted(feeds)
     learnable = [n for n in names if n.startswith("example-")]
     for number in range(1, count + 1):
-        if number % learn_every == 0:
-            name = rng.choice(learnable)
-            yield name, "learn", ("learn", mutate_feed(feeds[name], rng), None)
+        learn = number % learn_every == 0
+        name = rng.choice(learnable if learn else names)
+        applied: list[str] = []
+        body = mutate_feed(feeds[name], rng, applied)
+        label = f"{name}: {'+'.join(applied)}"
+        if learn:
+            yield label, "learn", ("learn", body, None)
         else:
-            name = rng.choice(names)
-            yield name, "parse", ("parse", mutate_feed(feeds[name], rng), rng.choice(HEADERS))
+            yield label, "parse", ("parse", body, rng.choice(HEADERS))
 
 
 # --- the worker ----------------------------------------------------------------------------------
