@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+import sys
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,7 @@ def create_app(
     JobStore(path).close()
     worker = Worker(path, settings=settings, threads=threads, lease_seconds=lease_seconds, max_attempts=max_attempts)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["site_href"] = views.site_href
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     config = Config(path, settings, worker, templates, max_body_bytes or 2 * settings.max_page_bytes)
 
@@ -80,8 +83,7 @@ def create_app(
 
     routes = [
         Route("/", views.home),
-        Route("/sites/{site}", views.site_page),
-        Route("/sites/{site}/pages/{revision:int}", views.sample_page),
+        Route("/sites/{path:path}", views.site_address),
         Route("/jobs", views.job_list),
         Route("/jobs", views.submit, methods=["POST"]),
         Route("/jobs/{job_id:int}", views.job_page),
@@ -107,30 +109,41 @@ def create_app(
 # --- JSON API ------------------------------------------------------------------------
 
 
+class _JSON(JSONResponse):
+    """Starlette's JSON answer, sent as UTF-8 whatever it holds: a lone surrogate that got
+    into stored data some other way goes out as U+FFFD, not as a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode(
+            "utf-8", errors="replace")
+
+
 async def api_extract(request: Request) -> Response:
     """``{"url": ...}`` or ``{"html": ..., "site"?: ..., "url"?: ...}`` -> the article record."""
     body = await _json_body(request)
     config = config_of(request)
+    wait, site = _wait(body), _site(body)  # every field checked before anything is queued
     if body.get("html") is not None:
         html = check_html(body["html"], config.settings.max_page_bytes)
         url = check_url(body["url"]) if body.get("url") else ""
-        job = await asyncio.to_thread(queue_html, config, html, url, _site(body))
+        job = await asyncio.to_thread(queue_html, config, html, url, site)
     else:
         url = check_url(body.get("url"))
-        job = await asyncio.to_thread(queue_job, config, "extract_url", url, _site(body))
-    return await _answer(request, job, _wait(body), lambda result: result["article"])
+        job = await asyncio.to_thread(queue_job, config, "extract_url", url, site)
+    return await _answer(request, job, wait, lambda result: result["article"])
 
 
 async def api_learn(request: Request) -> Response:
     """``{"url": feed or page URL, "site"?: name}`` -> what learning did: site, version, pages used and skipped."""
     body = await _json_body(request)
     config = config_of(request)
-    job = await asyncio.to_thread(queue_job, config, "learn", check_url(body.get("url")), _site(body))
-    return await _answer(request, job, _wait(body), lambda result: {k: v for k, v in result.items() if k != "page"})
+    url, wait, site = check_url(body.get("url")), _wait(body), _site(body)
+    job = await asyncio.to_thread(queue_job, config, "learn", url, site)
+    return await _answer(request, job, wait, lambda result: {k: v for k, v in result.items() if k != "page"})
 
 
 def api_sites(request: Request) -> Response:
-    return JSONResponse(views.site_rows(config_of(request)))
+    return _JSON(views.site_rows(config_of(request)))
 
 
 def api_jobs(request: Request) -> Response:
@@ -138,15 +151,15 @@ def api_jobs(request: Request) -> Response:
     with JobStore(config_of(request).db_path) as jobs:
         found = jobs.recent(offset=(page - 1) * views.PAGE_SIZE, limit=views.PAGE_SIZE)
         total = jobs.count()
-    return JSONResponse({"jobs": [j.to_dict() for j in found], "page": page, "total": total})
+    return _JSON({"jobs": [j.to_dict() for j in found], "page": page, "total": total})
 
 
 def api_job(request: Request) -> Response:
     with JobStore(config_of(request).db_path) as jobs:
-        job = jobs.get(request.path_params["job_id"])
+        job = jobs.get(views.row_id(request, "job_id"))
     if job is None:
         raise HTTPException(404, f"no job {request.path_params['job_id']}")
-    return JSONResponse(job.to_dict())
+    return _JSON(job.to_dict())
 
 
 # --- queueing --------------------------------------------------------------------------
@@ -166,11 +179,11 @@ async def _answer(request: Request, job: Job, wait: float, payload: Any) -> Resp
     if current is None:  # deleted meanwhile by another process
         raise HTTPException(404, f"no job {job.id}")
     if current.state == "finished" and current.result is not None:
-        return JSONResponse(payload(current.result), headers=location)
+        return _JSON(payload(current.result), headers=location)
     if current.state == "failed":
         return Response(error_body(current.error or "failed", 422, job=current.id), status_code=422,
                         media_type="application/json", headers=location)
-    return JSONResponse({"job": current.id, "state": current.state, "url": location["Location"]},
+    return _JSON({"job": current.id, "state": current.state, "url": location["Location"]},
                         status_code=202, headers=location)
 
 
@@ -180,13 +193,55 @@ def _get_job(db_path: Path, job_id: int) -> Job | None:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's body, a JSON object in UTF-8 whose every string is text.
+
+    Whatever stops the parser is the client's mistake, answered 400: bytes that are not
+    UTF-8 (RFC 8259 asks for it; json.loads would guess UTF-16 too), nesting past the
+    parser's recursion limit, an integer past Python's 4,300-digit conversion limit,
+    and a lone surrogate escape (``"\\ud800"``), which parses but could never be
+    stored or sent back as UTF-8.
+
+    :raises InputError: (400) for any body that is not such an object.
+    """
+    raw = await request.body()
     try:
-        body = json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the request body is not JSON in UTF-8 (byte {exc.start} is not UTF-8)", status=400) from exc
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
         raise InputError(f"the request body is not JSON ({exc})", status=400) from exc
+    except RecursionError as exc:
+        raise InputError("the request body is not JSON this API reads: nested too deeply", status=400) from exc
+    except ValueError as exc:  # int("9" * 5000): past sys.get_int_max_str_digits()
+        raise InputError(f"the request body holds a number of over {sys.get_int_max_str_digits()} digits",
+                         status=400) from exc
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object", status=400)
+    if _lone_surrogate(body):
+        raise InputError("the request body holds a lone surrogate escape (such as \\ud800), not text", status=400)
     return body
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: object) -> bool:
+    """Whether a string anywhere in parsed JSON ``value`` holds a surrogate code point
+    (a pair of escapes is decoded into one character, so any left is alone)."""
+    stack = [value]
+    while stack:  # a loop, not recursion: the parser allows deeper nesting than a recursive walk would
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _wait(body: dict[str, Any]) -> float:

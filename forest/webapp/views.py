@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote, urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -83,8 +84,62 @@ def home(request: Request) -> Response:
     return _render(request, "home.html", {"sites": rows, "form": {}, "db_path": config.db_path})
 
 
-def site_page(request: Request) -> Response:
-    site = request.path_params["site"]
+# --- site addresses ------------------------------------------------------------------
+#
+# A site name is any text (``--site example.com/blog``, a name taken from a path), so
+# its address quotes every character but the unreserved ones, "/" included: the name
+# is one path segment, and ``/pages/N`` after it is the only literal "/".  The server
+# decodes %2F before routing, so the route reads the raw path to tell the two apart.
+# A name that is all dots ("." or "..") would be a dot segment a browser removes,
+# percent-encoded or not: it goes in the query instead.
+
+SITES_PREFIX = "/sites/"
+# SQLite's largest row id: a larger number names no stored row (and sqlite3 cannot bind it).
+MAX_ROW_ID = 2**63 - 1
+
+
+def site_href(site: str, revision: int | None = None) -> str:
+    """The app's address of ``site``'s page, or of its wrapper shown on stored page ``revision``."""
+    if site.strip(".") == "":
+        query = urlencode({"name": site, **({"revision": revision} if revision is not None else {})})
+        return f"{SITES_PREFIX}?{query}"
+    path = SITES_PREFIX + quote(site, safe="")
+    return path if revision is None else f"{path}/pages/{revision}"
+
+
+def site_address(request: Request) -> Response:
+    """``/sites/NAME`` and ``/sites/NAME/pages/REVISION`` (see :func:`site_href`)."""
+    raw = request.scope.get("raw_path")
+    if isinstance(raw, bytes):
+        rest = raw.decode("latin-1").partition(SITES_PREFIX)[2]
+    else:  # a server that keeps no raw path: what it decoded, quoted back ("/" left as is)
+        rest = quote(request.path_params["path"])
+    head, pages, tail = rest.rpartition("/pages/")
+    revision: str | None = None
+    if pages and head and tail.isascii() and tail.isdigit():
+        site, revision = unquote(head), tail
+    elif rest:
+        site = unquote(rest)
+    else:
+        site, revision = request.query_params.get("name", ""), request.query_params.get("revision")
+    if not site:
+        raise HTTPException(404, "no site named in the address")
+    if revision is None:
+        return site_page(request, site)
+    if not (revision.isascii() and revision.isdigit()) or int(revision) > MAX_ROW_ID:
+        raise HTTPException(404, f"no stored page {revision[:20]!r} of site {site!r}")
+    return sample_page(request, site, int(revision))
+
+
+def row_id(request: Request, name: str) -> int:
+    """The integer path parameter ``name``, 404 past what SQLite can hold."""
+    value: int = request.path_params[name]
+    if value > MAX_ROW_ID:
+        raise HTTPException(404, f"no {name.replace('_id', '')} {value}")
+    return value
+
+
+def site_page(request: Request, site: str) -> Response:
     config = config_of(request)
     with forest.WrapperStore(config.db_path) as store:
         wrapper = store.find(site)
@@ -106,23 +161,26 @@ def site_page(request: Request) -> Response:
     })
 
 
-def sample_page(request: Request) -> Response:
-    """The site's current wrapper on one of its stored pages."""
-    site, revision_id = request.path_params["site"], request.path_params["revision"]
+def sample_page(request: Request, site: str, revision_id: int) -> Response:
+    """The site's current wrapper on one of its own stored pages."""
     config = config_of(request)
+    with forest.WrapperStore(config.db_path) as store:
+        stored = store.find(site)
+        if stored is None:
+            raise HTTPException(404, f"no wrapper stored for site {site!r}")
+        wrapper = forest.load_wrapper(site, store)
+        version = next((s.version for s in store.sites() if s.site == site), None)
     with JobStore(config.db_path) as jobs:
         revision = jobs.revision(revision_id)
-    if revision is None:
-        raise HTTPException(404, f"no stored page {revision_id}")
-    with forest.WrapperStore(config.db_path) as store:
-        wrapper = forest.load_wrapper(site, store)
-        stored = store.find(site)
-        version = next((s.version for s in store.sites() if s.site == site), None)
+        if revision is None or not _page_of(site, stored, revision, jobs):
+            # Another site's page is not shown under this site's address, as if it were its own.
+            raise HTTPException(404, f"no stored page {revision_id} of site {site!r}")
     article = forest.extract(wrapper, revision.body, url=revision.final_url)
-    result = {"site": site, "version": version, "article": record(article, revision.final_url)}
-    view = _view(revision, stored, result["article"])
+    shown = record(article, revision.final_url)
+    result = {"site": site, "version": version, "article": shown}
+    view = _view(revision, stored, shown)
     return _render(request, "result.html", {
-        "job": None, "result": result, "article": result["article"], "markdown": markdown(result["article"]),
+        "job": None, "result": result, "article": shown, "markdown": markdown(shown),
         "view": view, "revision": revision, "title": f"{site}: the wrapper on a stored page",
     })
 
@@ -167,7 +225,7 @@ def job_list(request: Request) -> Response:
 
 def job_page(request: Request) -> Response:
     """A job: its state while it runs (reloading), its reason if it failed, its result when done."""
-    job_id = request.path_params["job_id"]
+    job_id = row_id(request, "job_id")
     config = config_of(request)
     with JobStore(config.db_path) as jobs:
         job = jobs.get(job_id)
@@ -184,6 +242,16 @@ def job_page(request: Request) -> Response:
     view = _view(revision, _wrapper_version(config, job.result), article) if revision else None
     return _render(request, "result.html", {**context, "result": job.result, "article": article,
                                             "markdown": markdown(article), "view": view, "revision": revision})
+
+
+def _page_of(site: str, wrapper: dict[str, Any], revision: Revision, jobs: JobStore) -> bool:
+    """Whether ``revision`` is a page of ``site``: one of its wrapper's sample pages, or
+    downloaded by a job that ended on that site."""
+    sample = {str(url) for url in wrapper.get("sample", ())}
+    if revision.url in sample or revision.final_url in sample:
+        return True
+    job = jobs.get(revision.job_id) if revision.job_id is not None else None
+    return job is not None and job.site == site
 
 
 def _wrapper_version(config: Config, result: dict[str, Any]) -> dict[str, Any] | None:
