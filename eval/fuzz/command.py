@@ -33,7 +33,7 @@ def markdown(reports: Sequence[Report], timeout: float) -> list[str]:
         seconds = sorted(report.seconds) or [0.0]
         outcomes = ", ".join(f"{status} {count}" for status, count in report.statuses.most_common())
         rows.append(f"| {report.kind} | {sum(report.cases.values())} | {outcomes} | {len(report.tracebacks)} "
-                    f"| {len(report.slow)} | {len(report.lost)} | {len(report.changed)} "
+                    f"| {len(report.slow)} | {report.lost_records} | {len(report.changed)} "
                     f"| {seconds[len(seconds) // 2]:.3f} / {seconds[-1]:.1f} | {report.peak_mb:.0f} | {report.wall_seconds:.0f} |")
     return rows
 

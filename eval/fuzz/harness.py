@@ -168,6 +168,7 @@ class Report:
     slow: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    lost_records: int = 0
     peak_mb: float = 0.0
     pages: int = 0
     wall_seconds: float = 0.0
@@ -179,8 +180,9 @@ class Report:
         self.seconds.append(outcome.seconds)
         if outcome.status in ("traceback", "bad output"):
             self.tracebacks.append(f"{label}: {outcome.detail.strip()}")
-        elif outcome.status == "lost":
+        elif outcome.status == "lost":  # the detail lists the records lost, "; " between them
             self.lost.append(f"{label}: {outcome.detail}")
+            self.lost_records += len(outcome.detail.split("; "))
         elif outcome.status == "changed":
             self.changed.append(f"{label}: {outcome.detail}")
         if outcome.status == "timeout" or outcome.seconds > timeout:
@@ -197,7 +199,7 @@ class Report:
             f"  outcomes: {dict(self.statuses.most_common())}",
             f"  tracebacks: {len(self.tracebacks)}",
             f"  cases over {timeout:g} s: {len(self.slow)}",
-            f"  records lost: {len(self.lost)}",
+            f"  records lost: {self.lost_records} (in {len(self.lost)} cases)",
             f"  stored data changed: {len(self.changed)}",
         ]
         if seconds:
