@@ -320,8 +320,7 @@ def _pooled_caption(runs: Sequence[DatasetResult]) -> str:
             f"site-level, k={results.k} training pages per site, {_seeds(runs)}; {run.split} split: "
             f"{run.split_sites} of {_plural(run.total_sites, 'site')} with enough pages"
         )
-        if run.seen_sites:
-            line += f", {len(run.seen_sites)} left out (classifier training sites)"
+        line += f", {len(run.seen_sites)} of them left out as classifier training sites"
         line += f", {len({row.site for row in results.rows})} scored"
     if results.skipped_sites:
         line += f", {_plural(len(results.skipped_sites), 'site')} skipped (too few pages)"
@@ -339,7 +338,7 @@ def _signed(value: float | None) -> str:
 def _summary_table(suite: Suite) -> tuple[list[str], list[list[str]]]:
     """Per site-level dataset: forest, cold and the best peer, mean over seeds, and the worst seed's margins."""
     header = [
-        "dataset", "sites scored", "test pages", "forest", "cold", "forest - cold (worst seed)", "best peer",
+        "dataset", "sites scored", "test pages per seed", "forest", "cold", "forest - cold (worst seed)", "best peer",
         "forest - best peer (worst seed)", "confidence Spearman",
     ]
     body = []
@@ -453,7 +452,8 @@ def _protocol(suite: Suite) -> list[str]:
         "- **Metric**: bag-of-words token P / R / F1 (lower-cased `\\w+`) per page against the gold text; F1 is the "
         "mean over pages, F1 sites the mean over sites of each site's mean page F1; 95% CI is a bootstrap interval "
         "of the page mean; ms is wall time per page in this process; fail counts pages where the system raised.",
-        "- **Confidence**: Spearman's rank correlation between each forest record's `confidence` and its page F1.",
+        "- **Confidence**: Spearman's rank correlation between each forest record's `confidence` and its page F1 "
+        "(confidence is calibrated on dev sites: `forest eval --split dev` prints it there).",
         "",
     ]
     return lines
@@ -504,7 +504,8 @@ def suite_markdown(suite: Suite, *, per_site: bool = False) -> str:
         run = runs[0]
         pooled_results = _pooled(runs)
         lines += [f"## {run.name} ({run.mode})", "", f"_{_pooled_caption(runs)}_", ""]
-        lines += [*_markdown_table(_HEADERS, _table(pooled_results)), ""]
+        if pooled_results.rows:
+            lines += [*_markdown_table(_HEADERS, _table(pooled_results)), ""]
         if per_site:
             lines += [*_markdown_table(*_site_table(pooled_results)), ""]
         methods: dict[str, dict[str, int]] = {}
