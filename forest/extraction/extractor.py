@@ -46,8 +46,7 @@ MIN_CLASSIFIED_WORDS = 20
 # page) and the region is trusted instead (see _region_outranks_classifier).
 MAX_REJECTED_SHARE = 0.5
 # ... unless the prose the classifier keeps is at least this share of the site's median region
-# (0.3, 0.5 and 0.7 made the same choices on the site-level datasets, seeds 0-2; 0.1 lost
-# wceb2026's product pages to the classifier).
+# (much lower loses product pages to the classifier; re-measure: `forest eval --split dev --systems forest`).
 MIN_CLASSIFIED_SHARE = 0.5
 
 
@@ -174,8 +173,8 @@ def _headed(article: Article) -> Article:
     of the page hold them (a site whose pattern is its paragraphs leaves its ``<h1>`` out).
 
     Only for a wrapper's region: the classifier labels the headline's block itself, and a page
-    extracted cold keeps it or not on that label (prepending the title anyway cost scrapinghub
-    0.003: ``python -m eval.cold``).
+    extracted cold keeps it or not on that label (prepending the title anyway scores lower on
+    pages whose gold has no headline: ``python -m eval.cold``).
     """
     title = " ".join(article.title.split())
     if not title or not article.text or _states_headline(article.text, title):
@@ -317,12 +316,8 @@ def _single_page(
     # holds the article and the site's menus no longer loses to it for their sake), unless
     # the region is another template's whole-page container (the drift bound) or learning
     # found the classifier contradicting J x U: there the cleanup (its template blocks above
-    # all) is the main pattern's alone, and on another template it names content (ebay.com:
-    # wceb2026 -0.017 at seeds 0 and 1 without this limit, at 94bd5fa).  (`forest eval
-    # --systems forest`, seeds 0 / 1 / 2: dragnet +0.0081 / +0.0005 / 0 (slashdot.org 0.255
-    # -> 0.651), l3s_gn1 +0.0059 / 0 / 0 (guardian.co.uk), wceb2026 -0.0008 / -0.0004 / 0,
-    # cleanportaleval 0; without the two limits wceb2026 lost 0.042 / 0.026 / 0: amazon.com,
-    # ebay.com, newegg.com.)
+    # all) is the main pattern's alone, and on another template it names content (a product
+    # site's).  (Re-measure: `forest eval --split dev --systems forest`.)
     if wrapper is None or not wrapper.classifier_agrees or not wrapper.patterns or \
             region.oversized(region.words(blocks), wrapper.main.terms):
         return nodes, blocks

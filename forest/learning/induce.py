@@ -166,9 +166,8 @@ class Inducer:
                 template = _template_blocks(region_blocks)
             # Where the classifier contradicts J x U (product, reference and Q&A sites), the keywords
             # sit in the item's name and description, and its specifications, tables and filters are
-            # keyword-poor and content all the same: the region keeps them (`forest eval --systems
-            # forest`, seeds 0-2 at 83408ac: wceb2026 0.6041 / 0.5697 / 0.5971 -> 0.6395 / 0.6069 /
-            # 0.6261, dragnet -0.0003 / 0 / -0.0001, the other two unchanged).
+            # keyword-poor and content all the same: the region keeps them (re-measure: `forest eval
+            # --split dev --systems forest`).
             if explained and agrees:
                 exclusions = boilerplate_subpatterns([scored[k] for k in explained], [regions[k] for k in explained])
             if labels and parts is not None and explained:
