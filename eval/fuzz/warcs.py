@@ -11,8 +11,9 @@ garbage between records, a bad header.  The CLI runs on the file (``--format jso
 
 Each response record is judged by its offset, the ``#OFFSET`` of the ``source`` of the
 output lines: a record the file still holds whole must give a line (an article or an
-error), a record that cannot be read whole (cut short, its gzip member corrupt, its
-Content-Length unreadable) must give an error line.  A record that does not is lost.
+error), and its article if neither the record nor its page was touched; a record that
+cannot be read whole (cut short, its gzip member corrupt, its Content-Length unreadable)
+must give an error line.  A record that does not is lost.
 Every output line must be JSON in valid UTF-8, the summary's failure count must match
 the error lines, and the stored wrapper must not change.
 """
@@ -40,8 +41,10 @@ SHIPPED = sorted((ROOT / "forest" / "examples" / "example.test").glob("*.html"))
 SITE = "example.test"
 _CANONICAL = re.compile(rb'<link rel="canonical" href="([^"]+)"')
 _CONTENT_LENGTH = re.compile(rb"Content-Length: (\d+)\r\n")
-# What a response record must give: "whole" an article or an error, "cut" an error, "none" nothing in particular.
-WHOLE, CUT, NONE = "whole", "cut", "none"
+# What a record must give: "article" its article (an undamaged record of an unmutated page), "whole" an
+# article or an error (a record of a mutated page, or whose own header is odd), "cut" an error, "none"
+# nothing in particular (not a page, or no longer a record).
+ARTICLE, WHOLE, CUT, NONE = "article", "whole", "cut", "none"
 DEFECTS = ("long", "long-past-eof", "short", "cut-last", "corrupt-member", "garbage", "bad-header")
 
 
@@ -80,7 +83,7 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
     for index in range(rng.randint(2, 6)):
         page = rng.choice(SHIPPED).read_bytes()
         body = mutate(page, rng) if rng.random() < 0.3 else page
-        records.append(Record(warc_record("response", _url(page, index), body), WHOLE, []))
+        records.append(Record(warc_record("response", _url(page, index), body), ARTICLE if body == page else WHOLE, []))
         if rng.random() < 0.2:
             kind = rng.choice(("request", "metadata", "png", "404"))
             records.append(Record(warc_record(kind, _url(page, index), b"\x89PNG\r\n" if kind == "png" else page), NONE, []))
@@ -114,6 +117,8 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
             broken = state == CUT
             if state == NONE:  # no longer a WARC record at all: nothing to ask of it
                 record.expect = NONE
+        if record.expect == ARTICLE:
+            record.expect = WHOLE
         if broken and record.expect == WHOLE:
             record.expect = CUT
     out = bytearray()
@@ -214,8 +219,10 @@ def setup() -> Handler:
         lost = []
         for offset, expect, defects in expectations:
             given = outputs.get(offset, [])
-            if expect == WHOLE and not given:
+            if expect in (ARTICLE, WHOLE) and not given:
                 lost.append(f"#{offset} ({defects}): no line")
+            elif expect == ARTICLE and all(given):
+                lost.append(f"#{offset} ({defects}): an error, not its article")
             elif expect == CUT and not any(given):
                 lost.append(f"#{offset} ({defects}): " + ("an article, not an error" if given else "no line"))
         with WrapperStore(db) as store:

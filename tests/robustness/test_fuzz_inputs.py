@@ -104,7 +104,7 @@ def test_a_content_length_past_the_end_loses_no_later_record() -> None:
     pages = [warcs.warc_record("response", f"http://example.test/{i}.html", p.read_bytes()) for i, p in enumerate(warcs.SHIPPED[:4])]
     pages[0] = pages[0].replace(b"Content-Length: ", b"Content-Length: 9999999", 1)
     data, offsets = _warc(pages)
-    expectations = [(offsets[0], warcs.CUT, "long-past-eof")] + [(o, warcs.WHOLE, "intact") for o in offsets[1:]]
+    expectations = [(offsets[0], warcs.CUT, "long-past-eof")] + [(o, warcs.ARTICLE, "intact") for o in offsets[1:]]
     report = run_cases("warc", [("past EOF", "warc", (data, ".warc", expectations))], warcs.setup, timeout=TIMEOUT)
     assert _failures(report) == []
 
@@ -113,7 +113,7 @@ def test_a_truncated_last_record_is_an_error_record() -> None:
     pages = [warcs.warc_record("response", f"http://example.test/{i}.html", p.read_bytes()) for i, p in enumerate(warcs.SHIPPED[:2])]
     data, offsets = _warc(pages)
     data = data[: len(data) - 200]
-    expectations = [(offsets[0], warcs.WHOLE, "intact"), (offsets[1], warcs.CUT, "cut-last")]
+    expectations = [(offsets[0], warcs.ARTICLE, "intact"), (offsets[1], warcs.CUT, "cut-last")]
     report = run_cases("warc", [("cut", "warc", (data, ".warc", expectations))], warcs.setup, timeout=TIMEOUT)
     assert _failures(report) == []
 
