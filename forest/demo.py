@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -78,8 +80,8 @@ class DemoServer:
 
 
 @contextlib.contextmanager
-def serve_example(example: ExampleSite) -> Iterator[DemoServer]:
-    """Serve ``example`` on 127.0.0.1 (a free port) from a background thread, for the duration of the block.
+def serve_example(example: ExampleSite, port: int = 0) -> Iterator[DemoServer]:
+    """Serve ``example`` on 127.0.0.1 (on ``port``, else a free one) from a background thread, for the duration of the block.
 
     Pages are served at the paths of their canonical URLs; nothing but loopback is used.
     """
@@ -88,7 +90,7 @@ def serve_example(example: ExampleSite) -> Iterator[DemoServer]:
     routes: dict[str, tuple[str, bytes]] = {
         url.path: ("text/html; charset=utf-8", page.read_bytes()) for page, url in canonical.items()
     }
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(routes))
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(routes))
     server.daemon_threads = True
     base_url = f"http://127.0.0.1:{server.server_address[1]}"
     routes["/rss.xml"] = (
@@ -140,3 +142,24 @@ def _handler(routes: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandle
             pass  # the demo's output is the article, not an access log
 
     return Handler
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m forest.demo --port N``: serve the example site on 127.0.0.1 until interrupted, for the README's tour."""
+    parser = argparse.ArgumentParser(prog="python -m forest.demo", description=main.__doc__)
+    parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765)")
+    args = parser.parse_args(argv)
+    try:
+        with serve_example(example_site(), args.port) as server:
+            print(f"serving the example site at {server.base_url}; its feed: {server.feed_url}", flush=True)
+            threading.Event().wait()
+    except OSError as exc:  # the port is taken
+        print(f"error: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
