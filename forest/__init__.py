@@ -24,6 +24,7 @@ from forest.errors import (
 if TYPE_CHECKING:
     from forest.service.pages import extract_page, learn_pages, load_wrapper
     from forest.site import site_of
+    from forest.urls import strip_credentials
     from forest.config import FetchSettings, Settings
     from forest.extraction import extract
     from forest.learning.induce import Inducer, LearnReport
@@ -58,6 +59,7 @@ __all__ = [
     "learn_pages",
     "load_wrapper",
     "site_of",
+    "strip_credentials",
 ]
 
 # name -> module that defines it
@@ -74,6 +76,7 @@ _LAZY = {
     "learn_pages": "forest.service.pages",
     "load_wrapper": "forest.service.pages",
     "site_of": "forest.site",
+    "strip_credentials": "forest.urls",
     "WrapperStore": "forest.storage",
     "GuardedClient": "forest.netpolicy",
     "learn_feed": "forest.service.feeds",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 # RFC 1035: a DNS label is at most 63 octets and a name at most 253 characters
@@ -43,3 +44,38 @@ def host_problem(host: str) -> str | None:
         if len(encoded) > MAX_LABEL:
             return f"host label {label[:20]!r}... is {len(encoded)} characters, over the {MAX_LABEL} DNS allows"
     return None
+
+
+# A URL's authority: after the scheme's "//", up to the path, query or fragment (RFC 3986
+# section 3.2, as httpx reads it), optionally after leading whitespace a user pasted.
+_AUTHORITY = re.compile(r"\s*(?:[a-zA-Z][a-zA-Z0-9+.\-]*:)?//([^/?#]*)")
+# The note said once wherever a URL with credentials was given: they were used, not kept.
+CREDENTIALS_NOTE = "the user name and password in the URL were used to fetch it, and are neither stored nor shown"
+
+
+def strip_credentials(url: str) -> str:
+    """``url`` without the ``user:password@`` of its authority, for storing or showing it.
+
+    ``"https://user:pass@host/feed"`` gives ``"https://host/feed"``.  The fetch may use
+    them (the user gave them), but a database or a screen is not where a password goes.
+    Never raises: text that is not a URL with an authority comes back unchanged.
+    """
+    found = _AUTHORITY.match(url)
+    if found is None or "@" not in found.group(1):
+        return url
+    host = found.group(1).rpartition("@")[2]
+    return url[: found.start(1)] + host + url[found.end(1):]
+
+
+def has_credentials(url: str) -> bool:
+    """Whether ``url`` holds a user name or password (:func:`strip_credentials` would change it)."""
+    return strip_credentials(url) != url
+
+
+# A URL inside a message: a scheme, "://", and what follows up to a space or a quote.
+_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s'\"<>]*")
+
+
+def without_credentials(text: str) -> str:
+    """``text`` (an error message, a line of output) with :func:`strip_credentials` applied to every URL in it."""
+    return _URL_IN_TEXT.sub(lambda found: strip_credentials(found.group(0)), text)

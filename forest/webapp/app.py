@@ -69,6 +69,7 @@ def create_app(
     worker = Worker(path, settings=settings, threads=threads, lease_seconds=lease_seconds, max_attempts=max_attempts)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["site_href"] = views.site_href
+    templates.env.filters["no_credentials"] = lambda url: forest.strip_credentials(url) if isinstance(url, str) else url
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     config = Config(path, settings, worker, templates, max_body_bytes or 2 * settings.max_page_bytes)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from forest import StoreError
+from forest import StoreError, strip_credentials
 
 # Job kinds and states.  A job is "running" only while a worker holds its lease
 # (renewed by heartbeats); a running job whose lease ran out belonged to a worker
@@ -339,9 +339,13 @@ class JobStore:
         self, url: str, body: bytes, *, job_id: int | None = None, final_url: str | None = None,
         status: int = 200, content_type: str = "text/html", fetched_at: str | None = None,
     ) -> int:
-        """Keep one download of ``url``; return its revision id."""
+        """Keep one download of ``url``; return its revision id.
+
+        The URLs are kept without user names and passwords (a feed may list its pages with them).
+        """
+        url, final_url = strip_credentials(url), strip_credentials(final_url or url)
         record = {
-            "job_id": job_id, "url": url, "final_url": final_url or url, "status": status,
+            "job_id": job_id, "url": url, "final_url": final_url, "status": status,
             "content_type": content_type, "fetched_at": fetched_at or now(), "size": len(body),
             "sha256": hashlib.sha256(body).hexdigest(), "body": body,
         }

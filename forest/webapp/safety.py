@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from forest import ForestError
+from forest import ForestError, strip_credentials
 from forest.webapp.render import FRAME_CSS_HASH
 
 # Longest URL accepted: browsers and servers commonly stop near 8 KB; article URLs are far shorter.
@@ -52,19 +52,20 @@ def check_url(value: object, what: str = "url") -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{what}: give an http:// or https:// URL")
     url = value.strip()
+    shown = strip_credentials(url)[:80]  # an error message quotes the URL, never its password
     if len(url) > MAX_URL_CHARS:
         raise InputError(f"{what}: a URL of {len(url)} characters is longer than {MAX_URL_CHARS}")
     if any(c.isspace() or ord(c) < 32 for c in url):
-        raise InputError(f"{what}: {url[:80]!r} contains spaces or control characters; is it a URL?")
+        raise InputError(f"{what}: {shown!r} contains spaces or control characters; is it a URL?")
     try:
         parts = urlsplit(url)
         host = parts.hostname
     except ValueError as exc:
-        raise InputError(f"{what}: {url[:80]!r} is not a URL ({exc})") from exc
+        raise InputError(f"{what}: {shown!r} is not a URL ({exc})") from exc
     if parts.scheme.lower() not in ("http", "https"):
-        raise InputError(f"{what}: {url[:80]!r} is not an http:// or https:// URL")
+        raise InputError(f"{what}: {shown!r} is not an http:// or https:// URL")
     if not host:
-        raise InputError(f"{what}: {url[:80]!r} has no host")
+        raise InputError(f"{what}: {shown!r} has no host")
     return url
 
 
@@ -92,7 +93,9 @@ def size_text(size: int) -> str:
 
 
 def error_body(message: str, status: int, **extra: Any) -> bytes:
-    return json.dumps({"error": " ".join(message.split()), "status": status, **extra}, ensure_ascii=False).encode()
+    # "replace": a message quoting a lone surrogate from somewhere still goes out as UTF-8.
+    body = {"error": " ".join(message.split()), "status": status, **extra}
+    return json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
 
 
 class _TooLarge(Exception):

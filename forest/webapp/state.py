@@ -30,8 +30,13 @@ def config_of(request: Request) -> Config:
 
 
 def queue_job(config: Config, kind: str, url: str, site: str | None) -> Job:
+    """Queue a job on ``url``, kept without the user name and password it may hold.
+
+    The job runs on the URL as stored, so a server asking for them refuses it: the
+    database holds no password, and the fetch cannot use one it does not have.
+    """
     with JobStore(config.db_path) as jobs:
-        job = jobs.add(kind, url, site=site)
+        job = jobs.add(kind, forest.strip_credentials(url), site=site)
     config.worker.wake()
     return job
 
@@ -39,6 +44,7 @@ def queue_job(config: Config, kind: str, url: str, site: str | None) -> Job:
 def queue_html(config: Config, html: str, url: str, site: str | None) -> Job:
     """Queue the extraction of pasted HTML, kept as a revision like a download."""
     with JobStore(config.db_path) as jobs:
+        url = forest.strip_credentials(url)
         revision = jobs.add_revision(url or "pasted", html.encode("utf-8"), content_type="text/html")
         job = jobs.add("extract_html", url, site=site, input_revision=revision)
     config.worker.wake()

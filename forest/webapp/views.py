@@ -66,6 +66,8 @@ def site_rows(config: Config) -> list[dict[str, Any]]:
             variant: dict[str, Any] = raw if isinstance(raw, dict) else {}
             # Drift state is a typed field of the wrapper; older records kept it in the variant.
             feed_url = wrapper.get(FEED_URL, variant.get(FEED_URL))
+            # Stored before credentials were stripped on learning: still not shown.
+            feed_url = forest.strip_credentials(feed_url) if isinstance(feed_url, str) else feed_url
             baseline = str(wrapper.get(MISSES_AT_LEARN, variant.get(MISSES_AT_LEARN, "0")))
             since = info.misses - (int(baseline) if baseline.isdigit() else 0)
             rows.append({
@@ -147,6 +149,7 @@ def site_page(request: Request, site: str) -> Response:
             raise HTTPException(404, f"no wrapper stored for site {site!r}")
         history = store.history(site)
         health = next((row for row in site_rows(config) if row["site"] == site), {})
+    wrapper = _without_credentials(wrapper)
     sample = [str(url) for url in wrapper.get("sample", ())]
     with JobStore(config.db_path) as jobs:
         revisions = jobs.revision_counts(sample)
@@ -242,6 +245,17 @@ def job_page(request: Request) -> Response:
     view = _view(revision, _wrapper_version(config, job.result), article) if revision else None
     return _render(request, "result.html", {**context, "result": job.result, "article": article,
                                             "markdown": markdown(article), "view": view, "revision": revision})
+
+
+def _without_credentials(wrapper: dict[str, Any]) -> dict[str, Any]:
+    """A stored wrapper to show: its feed and sample URLs without user names and passwords
+    (learning strips them; a database written before it did may hold some)."""
+    shown = dict(wrapper)
+    if isinstance(shown.get(FEED_URL), str):
+        shown[FEED_URL] = forest.strip_credentials(shown[FEED_URL])
+    if isinstance(shown.get("sample"), list):
+        shown["sample"] = [forest.strip_credentials(u) if isinstance(u, str) else u for u in shown["sample"]]
+    return shown
 
 
 def _page_of(site: str, wrapper: dict[str, Any], revision: Revision, jobs: JobStore) -> bool:
