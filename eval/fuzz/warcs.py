@@ -25,6 +25,7 @@ import json
 import random
 import re
 import tempfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +106,7 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
             # long in a plain file, it reads into the records after it, which are still whole.
             broken = defect == "long-past-eof" or (defect == "long" and compress)
         elif defect == "cut-last":
-            cut = broken = True
+            cut = True  # where, and so whether the record is cut at all, is decided as the file is written
         elif defect == "corrupt-member":
             broken = True
         elif defect == "garbage":
@@ -122,20 +123,40 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
         if broken and record.expect == WHOLE:
             record.expect = CUT
     out = bytearray()
-    expectations: list[tuple[int, str, str]] = []
+    written: list[tuple[int, Record, int | None]] = []
     for number, record in enumerate(records):
         offset = len(out)
-        member = gzip.compress(record.data, mtime=0) if compress else record.data
+        data = record.data
+        ends = _block_end(data)
+        block = data.index(b"\r\n\r\n") + 4
+        last_byte = min(ends if ends is not None else len(data), len(data) - 4) - 1
+        if cut and number == len(records) - 1 and last_byte > block:
+            # Cut inside the block its header declares: the file ends before the record does.
+            data = data[: rng.randint(block + 1, last_byte)]
+            record.expect = CUT if record.expect in (ARTICLE, WHOLE) else record.expect
+        if compress and data is not record.data:
+            # A gzip stream cut there: it inflates to exactly the bytes kept, then ends without its trailer.
+            deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
+            member = deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+        else:
+            member = gzip.compress(data, mtime=0) if compress else data
         if "corrupt-member" in record.defects:
             member = _corrupt(member, rng)
-        if cut and number == len(records) - 1:
-            # Cut after the WARC header (plain) or the gzip header, before the record's last byte.
-            low = member.find(b"\r\n\r\n") + 5 if not compress else 12
-            member = member[: rng.randint(low, max(low, len(member) - (5 if not compress else 9)))]
-        out += member
+        out += member + garbage.get(number, b"")
+        written.append((offset, record, ends))
+    expectations = []
+    for offset, record, ends in written:
+        if not compress and ends is not None and offset + ends > len(out) and record.expect in (ARTICLE, WHOLE):
+            record.expect = CUT  # its Content-Length runs past the end of the file
         expectations.append((offset, record.expect, "+".join(record.defects) or "intact"))
-        out += garbage.get(number, b"")
     return bytes(out), compress, expectations
+
+
+def _block_end(data: bytes) -> int | None:
+    """Where the block a record's WARC header declares ends (None: no readable Content-Length)."""
+    head_end = data.find(b"\r\n\r\n")
+    found = _CONTENT_LENGTH.search(data[: head_end + 2]) if head_end >= 0 else None
+    return head_end + 4 + int(found.group(1)) if found else None
 
 
 def _bad_header(data: bytes, rng: random.Random) -> tuple[bytes, str]:
