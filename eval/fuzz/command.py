@@ -25,6 +25,24 @@ def run_kind(kind: str, count: int, *, seed: int, timeout: float, progress: Call
     return run_cases(kind, module.cases(count, seed=seed), module.setup, timeout=timeout, progress=progress)
 
 
+def replay_input(kind: str, number: int, *, seed: int, directory: Path) -> Path:
+    """Write the input of case ``number`` of ``kind`` (feeds, warc or api) to a file in ``directory``, to debug it."""
+    from eval.fuzz import api, feeds, warcs
+
+    modules = {"feeds": feeds, "warc": warcs, "api": api}
+    for index, (label, case_kind, payload) in enumerate(modules[kind].cases(number, seed=seed), 1):
+        if index == number:
+            # feeds: (kind, body, headers); warc: (bytes, suffix, expectations); api: (path, content type, body)
+            data, suffix = {"feeds": (payload[1], ".xml"), "warc": (payload[0], payload[1]), "api": (payload[2], ".json")}[kind]
+            directory.mkdir(parents=True, exist_ok=True)
+            path = directory / f"{kind}-case{number}{suffix}"
+            path.write_bytes(data)
+            detail = {"feeds": "", "warc": f"; records (offset, expected, defects): {payload[2]}", "api": f"; posted to {payload[0]}"}
+            print(f"{kind} case {number} ({case_kind}, {label}): {path}{detail[kind]}")
+            return path
+    raise SystemExit(f"no {kind} case {number}")
+
+
 def markdown(reports: Sequence[Report], timeout: float) -> list[str]:
     """The reports as one Markdown table, a row per kind."""
     rows = [f"| kind | cases | outcomes | tracebacks | over {timeout:g} s | records lost | stored data changed "
@@ -63,13 +81,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--memory", type=float, default=1024.0, help="peak MB the worker may reach (default 1024)")
     parser.add_argument("--markdown", action="store_true", help="also print the reports as one Markdown table")
     parser.add_argument("--census", action="store_true", help="pages: print the datasets' largest pages instead")
-    parser.add_argument("--replay", type=int, metavar="N", help="pages: write case N's pages to --out instead of running")
+    parser.add_argument("--replay", type=int, metavar="N", help="write case N's input (of the first --kind) to --out instead of running")
     parser.add_argument("--out", type=Path, default=Path("fuzz-cases"), help="directory for --replay (default fuzz-cases)")
     args = parser.parse_args(argv)
     kinds = args.kind or ["pages"]
-    names = (args.dataset or store_of_datasets.available()) if "pages" in kinds or args.census or args.replay is not None else []
+    names = (args.dataset or store_of_datasets.available()) if kinds[0] == "pages" or args.census else []
     if args.census:
         census(names)
+        return 0
+    if args.replay is not None and kinds[0] != "pages":
+        replay_input(kinds[0], args.replay, seed=args.seed, directory=args.out)
         return 0
     if args.replay is not None:
         replay(args.replay, datasets=names, seed=args.seed, pages=args.pages, directory=args.out)
