@@ -102,9 +102,11 @@ def make_warc(rng: random.Random) -> tuple[bytes, bool, list[tuple[int, str, str
             new = {"long": length + rng.randint(1, 3000), "long-past-eof": length + 10_000_000,
                    "short": max(0, length - rng.randint(1, max(1, length)))}[defect]
             record.data = _CONTENT_LENGTH.sub(b"Content-Length: %d\r\n" % new, record.data, count=1)
-            # Too long, the block is cut short by the end of its gzip member or of the file; too
-            # long in a plain file, it reads into the records after it, which are still whole.
-            broken = defect == "long-past-eof" or (defect == "long" and compress)
+            # Past the end of the file, the record cannot be read whole.  Too long but within the
+            # file, it reads into the records after it (a gzip reader may read on into the next
+            # member as one stream): it may give an article or an error, and the records after it,
+            # still whole in the file, must be found.
+            broken = defect == "long-past-eof"
         elif defect == "cut-last":
             cut = True  # where, and so whether the record is cut at all, is decided as the file is written
         elif defect == "corrupt-member":
