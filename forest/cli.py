@@ -382,7 +382,7 @@ def extract(
     output_format = output_format or ("text" if single else "jsonl")
     # The structure costs a walk of the region in Python: built for the formats that print it, or when asked.
     settings = Settings(fetch=FetchSettings(respect_robots=not ignore_robots, allow_private=allow_private), comments=comments,
-                        html=with_html or output_format in ("markdown", "html"))
+                        html=with_html or output_format in ("markdown", "html", "text"))
     with _output(output) as out, contextlib.redirect_stdout(out):
         if single:
             _extract_one(files[0], site, settings, output_format, learn_if_missing=not no_learn, links=links, images=images)

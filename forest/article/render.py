@@ -24,6 +24,11 @@ def document_of(article: Article) -> Document:
     return from_blocks(Block(line, 0) for line in article.text.split("\n") if line)
 
 
+def printed_text(document: Document) -> str:
+    """The document as the text output prints it: a line per leaf, and a code block's own lines."""
+    return "\n".join(leaf.raw if leaf.code and leaf.raw else leaf.text for leaf in document.leaves if leaf.text)
+
+
 # The article's own first lines that may hold its byline ("By Ruth Adeyemi 2024-04-16").
 BYLINE_LINES = 3
 
@@ -60,7 +65,7 @@ def render(article: Article, output_format: str, *, links: bool = False, images:
     lines = [article.title] if article.title else []
     if byline(article):
         lines.append(byline(article))
-    body = document.without_leading(article.title).text if article.title else document.text
+    body = printed_text(document.without_leading(article.title) if article.title else document)
     if lines and body:
         lines.append("")
     if body:

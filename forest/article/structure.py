@@ -352,5 +352,23 @@ def merged(spans: Sequence[Span]) -> list[Span]:
 
 
 def from_blocks(blocks: Iterable[Block]) -> Document:
-    """A document of plain paragraphs, for text found without its elements (the classifier's blocks)."""
+    """A document of plain paragraphs, for text found without its elements."""
     return Document(tuple(Leaf(b.text, (Span(b.text),), link_chars=b.link_chars) for b in blocks))
+
+
+def from_owned(blocks: Iterable[tuple[Block, etree._Element]]) -> Document:
+    """The document of blocks chosen one by one (the classifier's), each with the block-level element
+    owning its text: a heading keeps its level, and a code block its lines, as one leaf per ``<pre>``."""
+    leaves: list[Leaf] = []
+    code: etree._Element | None = None
+    for block, element in blocks:
+        pre = next((e for e in element.iterancestors("pre")), None) if element.tag != "pre" else element
+        if pre is not None and pre is code:  # the rest of a code block already printed whole
+            leaves[-1] = replace(leaves[-1], text=f"{leaves[-1].text} {block.text}")
+            continue
+        code = pre
+        raw = "".join(pre.itertext()).strip("\n") if pre is not None else ""
+        heading = HEADINGS.get(element.tag, 0) if isinstance(element.tag, str) else 0
+        leaves.append(Leaf(block.text, (Span(block.text),), heading=heading, code=pre is not None, raw=raw,
+                           link_chars=block.link_chars))
+    return Document(tuple(leaves))

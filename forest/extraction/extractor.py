@@ -254,8 +254,8 @@ def _cold(
     # The single-page region costs a J x U pass: found only when it can change the outcome.
     nodes, blocks = _single_page(root, settings, wrapper) if wrapper is not None or predictions is None else ([], [])
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
-        content = [p.block for p in predictions if p.is_content]
-        if region.words(content) >= MIN_CLASSIFIED_WORDS:
+        content = [p for p in predictions if p.is_content]
+        if region.words([p.block for p in content]) >= MIN_CLASSIFIED_WORDS:
             return _classified(content, 0.5, with_html)
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
@@ -265,8 +265,8 @@ def _cold(
             # classifier's likeliest prose, by its expected content words, is the better guess.
             prose = [p for p in predictions if p.block.is_prose]
             likeliest = max(prose, key=lambda p: p.probability * p.block.words, default=None)
-            content = [p.block for p in predictions if p.is_content or p is likeliest]
-            if likeliest is not None and region.words(content) > region.words(blocks):
+            content = [p for p in predictions if p.is_content or p is likeliest]
+            if likeliest is not None and region.words([p.block for p in content]) > region.words(blocks):
                 return _classified(content, 0.3, with_html)
     if not nodes:
         article = Article(None, None, "", "", "", None, "none", 0.0)
@@ -275,10 +275,10 @@ def _cold(
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
 
 
-def _classified(content: Sequence[Block], confidence: float, with_html: bool) -> Article:
+def _classified(content: Sequence[BlockPrediction], confidence: float, with_html: bool) -> Article:
     """The article of the classifier's content blocks."""
-    article = Article(None, None, "", region.to_text(content), "", None, "classifier", confidence)
-    return with_structure(article, structure.from_blocks(content)) if with_html else article
+    article = Article(None, None, "", region.to_text([p.block for p in content]), "", None, "classifier", confidence)
+    return with_structure(article, structure.from_owned((p.block, p.element) for p in content)) if with_html else article
 
 
 def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:

@@ -186,6 +186,9 @@ class Inducer:
             # Comment sections by the web's convention, unless the site names parts of its articles so.
             if sample_regions and comments_named_so(sample_regions, exclusions, template):
                 exclusions.extend(xpath for xpath in COMMENT_SECTIONS if xpath not in exclusions)
+            # A table's header names its columns: a site whose articles hold the same kind of table
+            # repeats it on every page, and it is the table's all the same, not the template's.
+            template -= _table_headers(sample_regions)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
@@ -415,6 +418,13 @@ def _template_blocks(region_blocks: Sequence[Sequence[Block]]) -> frozenset[str]
         seen.update({block.text for block in blocks if not block.is_navigation})
     needed = max(2, math.ceil(len(region_blocks) / 2))
     return frozenset(text for text, count in seen.items() if count >= needed)
+
+
+def _table_headers(regions: Sequence[Sequence[etree._Element]]) -> frozenset[str]:
+    """The text blocks of the header cells of the tables inside ``regions``."""
+    cells = [cell for region in regions for node in region for cell in node.iter("th")]
+    cells += [cell for region in regions for node in region for cell in node.xpath(".//thead//td")]
+    return frozenset(block.text for block in text_blocks(cells))
 
 
 def _with_core(pattern: Pattern, pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> Pattern:

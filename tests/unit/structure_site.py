@@ -33,9 +33,14 @@ def _sentence(rng: random.Random, words: list[str], n: int = 14) -> str:
     return " ".join(chosen).capitalize() + "."
 
 
-def page(i: int, *, date: str = "2024-04-16T09:15:00+02:00") -> tuple[str, str]:
-    """Page ``i``'s HTML and its headline."""
+def page(i: int, *, date: str = "2024-04-16T09:15:00+02:00", header: tuple[str, str] | None = None) -> tuple[str, str]:
+    """Page ``i``'s HTML and its headline.
+
+    :param header: the table's header cells (default: words of the page's topic; give the same on
+        every page for a table whose header repeats across the site).
+    """
     name, words = TOPICS[i % len(TOPICS)]
+    first, second = header or (f"{name.capitalize()} year", f"{words[0].capitalize()} count")
     rng = random.Random(i)
     title = f"The {name} {words[1]} story number {i}"
     s = [_sentence(rng, words) for _ in range(12)]
@@ -59,7 +64,7 @@ def page(i: int, *, date: str = "2024-04-16T09:15:00+02:00") -> tuple[str, str]:
 <h3>The {words[2]} in detail</h3>
 <ul><li>{s[2]}</li><li>{s[3]}</li></ul>
 <ol><li>{s[4]}</li><li>{s[5]}</li><li>{s[6]}</li></ol>
-<table><tr><th>{name.capitalize()} year</th><th>{words[0].capitalize()} count</th></tr><tr><td>{2000 + i}</td><td>{10 + i}</td></tr>
+<table><tr><th>{first}</th><th>{second}</th></tr><tr><td>{2000 + i}</td><td>{10 + i}</td></tr>
 <tr><td>{2010 + i}</td><td>{20 + i}</td></tr></table>
 <blockquote><p>{s[7]}</p></blockquote>
 <pre><code>count = survey("{name}")

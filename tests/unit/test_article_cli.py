@@ -62,3 +62,30 @@ def test_records_carry_the_html_only_when_asked(runner: CliRunner, db: Path, fil
     assert [record["text"] for record in asked] == [record["text"] for record in plain]
     single = json.loads(_extract(runner, db, "--format", "json", "--html", files[HELD_OUT]))
     assert single["html"] == asked[0]["html"]
+
+
+def test_text_keeps_a_code_blocks_lines(runner: CliRunner, db: Path, files: list[Path]) -> None:
+    out = _extract(runner, db, "--format", "text", files[HELD_OUT])
+    assert '\ncount = survey("theatre")\nprint(count * 2)\n' in out
+
+
+def test_text_of_a_page_no_wrapper_knows_keeps_a_code_blocks_lines(runner: CliRunner, tmp_path: Path) -> None:
+    cold = tmp_path / "cold.html"
+    cold.write_text(page(3)[0], encoding="utf-8")
+    result = runner.invoke(cli, ["extract", "--db", str(tmp_path / "empty.db"), "--format", "text", str(cold)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert '\ncount = survey("railway")\nprint(count * 2)\n' in result.stdout
+
+
+def test_a_table_header_every_page_repeats_stays(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    paths = []
+    for i in range(HELD_OUT + 1):
+        path = tmp_path / f"same-{i}.html"
+        path.write_text(page(i, header=("Name", "Value"))[0], encoding="utf-8")
+        paths.append(path)
+    learned = runner.invoke(cli, ["learn", "--db", str(db), "--site", SITE, *map(str, paths[:HELD_OUT])], catch_exceptions=False)
+    assert learned.exit_code == 0, learned.output
+    out = _extract(runner, db, "--format", "markdown", paths[HELD_OUT])
+    assert "| Name | Value |\n| --- | --- |\n| 2005 | 15 |" in out
+    record = json.loads(_extract(runner, db, "--format", "json", paths[HELD_OUT]))
+    assert "Name\nValue\n2005" in record["text"]
