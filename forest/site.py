@@ -5,7 +5,9 @@ Suffix List (``co.uk``, ``com``, and private suffixes such as ``blogspot.com``) 
 label.  ``news.bbc.co.uk`` and ``www.bbc.co.uk`` are both ``bbc.co.uk``: a subdomain
 that uses another template is learned as alternate patterns of the same site, the way
 a site's mixed templates are.  IP addresses and single-label hosts (``localhost``) are
-their own sites; a host under an unknown suffix (``example.test``) is its last two labels.
+their own sites, with the port when the URL names one: two servers on one machine are two
+sites (``127.0.0.1:8001``, ``localhost:4000``).  A host under an unknown suffix
+(``example.test``) is its last two labels.
 
 The list is the one bundled with the publicsuffixlist package: nothing is downloaded at
 run time, and a site key only changes when that package is upgraded.
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+from urllib.parse import urlsplit
+
 from publicsuffixlist import PublicSuffixList
 
 from forest.urls import host_of
@@ -36,13 +40,39 @@ def site_of(url: str) -> str:
     host = host_of(url).rstrip(".")
     if not host:
         raise ValueError(f"URL {url!r} has no host")
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        pass
-    if "." not in host:
-        return host
+    if _machine(host):
+        return site_host(url)
     return _suffixes().privatesuffix(host) or host  # a host that is itself a public suffix stays whole
+
+
+def site_host(url: str) -> str:
+    """The host the store looks ``url``'s site up by: the host, with the port for an IP address or a
+    single-label host (``127.0.0.1:8001``); '' when ``url`` has no host."""
+    host = host_of(url).rstrip(".")
+    if not host or not _machine(host):
+        return host
+    if ":" in host:
+        host = str(ipaddress.ip_address(host))  # one spelling of an IPv6 address
+    try:
+        parts = urlsplit(url if "//" in url else f"//{url}")
+        port = parts.port
+    except ValueError:
+        port = None
+    shown = f"[{host}]" if ":" in host else host
+    return f"{shown}:{port}" if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()) else host
+
+
+# Ports a URL need not name: a site on its scheme's port is the host alone.
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _machine(host: str) -> bool:
+    """Whether ``host`` names a machine rather than a registered domain: an IP address or a single label."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host
+    return True
 
 
 def site_or_none(url: str | None) -> str | None:

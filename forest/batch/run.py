@@ -38,9 +38,8 @@ from forest.batch.pages import Result, extract_bytes, failure, learn_site, sampl
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
 from forest.service.pages import page_site, stored_wrapper
-from forest.site import site_or_none
+from forest.site import site_host, site_or_none
 from forest.storage import WrapperStore
-from forest.urls import host_of
 from forest.wrapper import Wrapper
 
 __all__ = ["CHUNK", "Options", "Summary", "default_jobs", "run_batch"]
@@ -179,7 +178,7 @@ class _Worker:
         url = item.url
         if site is None and url is not None:
             # A WARC record's URL is where the page was; its canonical link is not read.
-            site = self.readonly().site_for_host(host_of(url) or "") or site_or_none(url)
+            site = self.readonly().site_for_host(site_host(url)) or site_or_none(url)
         elif site is None:
             site, _, url = page_site(data, url=url, store=self.readonly(), settings=settings,
                                      declared_charset=item.charset, load=lambda _: None)

@@ -18,9 +18,8 @@ from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, lo
 from forest.net.fetch import PAGE_TYPES, Fetcher, Response
 from forest.netpolicy import GuardedClient
 from forest.service.pages import save_learned, stored_wrapper
-from forest.site import site_or_none
+from forest.site import site_host, site_or_none
 from forest.storage import WrapperStore
-from forest.urls import host_of
 from forest.wrapper import Wrapper
 
 LOGGER = logging.getLogger(__name__)
@@ -104,7 +103,7 @@ def extract_url(
         response = fetcher.fetch(url, kind="page")
         notes: tuple[str, ...] = ()
         if site is None:
-            site = store.site_for_host(host_of(response.final_url) or "") or store.site_for_host(host_of(url) or "")
+            site = store.site_for_host(site_host(response.final_url)) or store.site_for_host(site_host(url))
         wrapper = stored_wrapper(site, store)
         if wrapper is None and learn_if_missing:
             try:

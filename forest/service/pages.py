@@ -12,8 +12,7 @@ from forest.html import canonical_url, decode, parse_html
 from forest.learning.induce import Inducer, LearnReport
 from forest.learning.quality import fit_quality
 from forest.model import Article, Page
-from forest.site import site_or_none
-from forest.urls import host_of
+from forest.site import site_host, site_or_none
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
@@ -149,11 +148,11 @@ def page_site(
     if site is not None:
         return site, load(site), url
     candidates = [url]
-    if not (url and store.site_for_host(host_of(url) or "")):
+    if not (url and store.site_for_host(site_host(url))):
         root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
         candidates.append(canonical_url(root))
     for candidate in candidates:
-        stored = store.site_for_host(host_of(candidate) or "") if candidate else None
+        stored = store.site_for_host(site_host(candidate)) if candidate else None
         if stored:
             return stored, load(stored), url or candidate
     named = next((s for s in (site_or_none(c) for c in candidates) if s), None)

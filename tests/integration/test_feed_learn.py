@@ -21,6 +21,7 @@ from forest.demo import token_f1
 from forest.errors import FeedError
 from forest.net.feed import parse_feed
 from forest.service.feeds import extract_url, learn_feed
+from forest.site import site_of
 from forest.storage import WrapperStore
 
 
@@ -44,7 +45,7 @@ def test_learning_uses_the_good_items_and_reports_the_bad_ones(
     assert set(reasons) == {gazette.url(path) for path in BAD_ITEMS}
     for path, word in BAD_ITEMS.items():
         assert word in reasons[gazette.url(path)], reasons[gazette.url(path)]
-    assert report.version == 1 and wrapper.site == "127.0.0.1"
+    assert report.version == 1 and wrapper.site == site_of(gazette.base_url)
     assert wrapper.feed_url == gazette.url("/feed.xml")
     assert set(wrapper.fields) == {"title", "author", "date"}
 
@@ -78,14 +79,14 @@ def test_extract_url_learns_a_new_site_through_its_feed(
 ) -> None:
     article = extract_url(gazette.url(articles[9].path), store=store, settings=fast)
     assert article.method == "wrapper" and token_f1(article.text, articles[9].text) >= 0.95
-    assert any("learned 127.0.0.1 from " + gazette.url("/feed.xml") in note for note in article.notes)
+    assert any(f"learned {site_of(gazette.base_url)} from " + gazette.url("/feed.xml") in note for note in article.notes)
 
 
 def test_extract_url_without_learning_extracts_an_unknown_site_cold(
     gazette: Server, fast: Settings, store: WrapperStore, articles: list[Article]
 ) -> None:
     article = extract_url(gazette.url(articles[9].path), store=store, settings=fast, learn_if_missing=False)
-    assert article.method == "classifier" and article.site == "127.0.0.1" and article.pattern is None
+    assert article.method == "classifier" and article.site == site_of(gazette.base_url) and article.pattern is None
     assert token_f1(article.text, articles[9].text) >= 0.8
     assert store.sites() == []
 
@@ -145,12 +146,13 @@ def test_repeated_misses_relearn_the_site_from_its_feed(
     redesigned = b"<html><head><title>New look</title></head><body><section id='x'>" + b"".join(
         f"<span>{p}</span>".encode() for p in articles[9].paragraphs) + b"</section></body></html>"
     for server in serve({"/news/new-look.html": static(redesigned)}):
-        # The redesigned page lives on the same host (127.0.0.1), so the stored wrapper applies.
-        first = extract_url(server.url("/news/new-look.html"), store=store, settings=settings)
-        second = extract_url(server.url("/news/new-look.html"), store=store, settings=settings)
+        # The redesigned page is served on another port, so another site: named, the stored wrapper applies.
+        site = site_of(gazette.base_url)
+        first = extract_url(server.url("/news/new-look.html"), store=store, settings=settings, site=site)
+        second = extract_url(server.url("/news/new-look.html"), store=store, settings=settings, site=site)
     assert first.method != "wrapper" and not any("relearned" in n for n in first.notes)
     assert any("relearned it from " + gazette.url("/feed.xml") in n for n in second.notes)
-    assert [version for version, _, _ in store.history("127.0.0.1")] == [1, 2]
+    assert [version for version, _, _ in store.history(site)] == [1, 2]
 
 
 # --- the CLI -----------------------------------------------------------------------
@@ -159,7 +161,7 @@ def test_repeated_misses_relearn_the_site_from_its_feed(
 def test_cli_learn_feed_url_prints_what_it_learned(gazette: Server, runner: CliRunner) -> None:
     result = runner.invoke(cli, ["learn", "--allow-private", "--pages", "3", gazette.url("/atom.xml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "learned 127.0.0.1 (version 1) from 3 of 3 pages" in result.stdout
+    assert f"learned {site_of(gazette.base_url)} (version 1) from 3 of 3 pages" in result.stdout
     assert "fields:" in result.stdout and "main pattern:" in result.stdout
 
 
@@ -176,7 +178,7 @@ def test_cli_extract_url_then_sites_shows_health(gazette: Server, runner: CliRun
     record = json.loads(result.stdout)
     assert (record["title"], record["author"]) == (articles[9].title, articles[9].author)
     sites = runner.invoke(cli, ["sites"]).stdout
-    assert f"127.0.0.1: ok; feed {gazette.url('/atom.xml')}" in sites
+    assert f"{site_of(gazette.base_url)}: ok; feed {gazette.url('/atom.xml')}" in sites
 
 
 def test_cli_extract_no_learn_extracts_cold(gazette: Server, runner: CliRunner, articles: list[Article]) -> None:

@@ -16,9 +16,13 @@ from forest.urls import host_of
         ("https://WWW.News.Example.co.uk:8080/a?b", "example.co.uk"),  # multi-part suffix
         ("http://bbc.co.uk/news", "bbc.co.uk"),
         ("http://foo.blogspot.com/2024/01/a.html", "foo.blogspot.com"),  # a private suffix: each blog its own site
-        ("http://127.0.0.1:8000/feed.xml", "127.0.0.1"),  # an IP address is its own site
-        ("http://[::1]:8000/a", "::1"),
-        ("http://localhost:8000/a", "localhost"),
+        ("http://127.0.0.1:8000/feed.xml", "127.0.0.1:8000"),  # a machine's server is its own site ...
+        ("http://127.0.0.1/feed.xml", "127.0.0.1"),  # ... the host alone on its scheme's port
+        ("https://127.0.0.1:443/feed.xml", "127.0.0.1"),
+        ("http://[::1]:8000/a", "[::1]:8000"),
+        ("http://[0::1]/a", "::1"),
+        ("http://localhost:8000/a", "localhost:8000"),
+        ("http://localhost/a", "localhost"),
         ("http://example.test/a", "example.test"),  # an unknown suffix: the last two labels
         ("http://a.b.example.test/a", "example.test"),
         ("example.com/path", "example.com"),  # scheme optional
