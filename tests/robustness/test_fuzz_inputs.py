@@ -8,6 +8,7 @@ and report.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import socket
 import time
@@ -21,6 +22,9 @@ from eval.fuzz.harness import Handler, loopback_only, run_cases
 from forest.errors import FeedError
 
 TIMEOUT = 10.0  # the fuzz command's per-case budget
+# The API bodies go to `forest serve`'s app, which needs the web extra.
+needs_web = pytest.mark.skipif(importlib.util.find_spec("starlette") is None,
+                               reason="the API cases need the web extra: pip install -e '.[web]'")
 
 
 def _failures(report: Any) -> list[str]:
@@ -132,6 +136,7 @@ def test_every_defect_is_made() -> None:
 # --- API bodies -------------------------------------------------------------------------------
 
 
+@needs_web
 def test_the_listed_hostile_bodies_get_json_answers_under_500() -> None:
     bodies = [(name, b) for name, b in api.hostile_bodies() if len(b) < 1_000_000]  # the megabyte ones are the long run's
     cases = [(name, "/api/extract", ("/api/extract", "application/json", b)) for name, b in bodies]
@@ -139,6 +144,7 @@ def test_the_listed_hostile_bodies_get_json_answers_under_500() -> None:
     assert _failures(report) == []
 
 
+@needs_web
 def test_seeded_api_bodies() -> None:
     cases = list(api.cases(2 * len(api.hostile_bodies()) + 15, seed=1))[-15:]  # past the listed ones: mutated bodies
     report = run_cases("api", cases, api.setup, timeout=TIMEOUT)
