@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import click
@@ -37,6 +38,8 @@ def train_command(datasets: tuple[str, ...], model: str, out: Path, folds: int) 
     Prints the cross-validated F1 of content blocks and the mean page token F1 (folds grouped
     by site), then fits on every page and writes a signed model file.
     """
+    if importlib.util.find_spec("sklearn") is None:
+        raise click.ClickException("forest train needs scikit-learn: pip install 'forest-extract[train]'")
     from eval.datasets import load
     from eval.classifier.train import default_classifier, train, train_default
 

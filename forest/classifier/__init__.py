@@ -33,7 +33,13 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "TagClassifier":
-        from forest.classifier.model import TagClassifier
-
+        try:
+            from forest.classifier.model import TagClassifier
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] in ("sklearn", "scipy"):
+                raise ModuleNotFoundError(
+                    "training the classifier needs scikit-learn: pip install 'forest-extract[train]'", name=exc.name
+                ) from exc
+            raise
         return TagClassifier
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
