@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from keywords.model import Metadata
 
@@ -27,16 +27,27 @@ class Page:
     meta: Metadata | None = None
 
 
-@dataclass(frozen=True, slots=True)
+# How an article's text was found (Article.method).
+Method = Literal["wrapper", "classifier", "page", "none"]
+# The confidence of an article the per-block classifier found (method "classifier"): the
+# documented contract of a cold extraction ...
+CLASSIFIER_CONFIDENCE = 0.5
+# ... and of a guess: the classifier's likeliest prose block added to too few content words, or
+# FOREST's region of the page alone (method "page").
+GUESS_CONFIDENCE = 0.3
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Article:
-    """An extracted article.
+    """An extracted article, built by keyword.
 
     ``method`` says how the text was found: ``"wrapper"`` (the site's learned
     patterns matched), ``"classifier"`` (no pattern matched, or the site has no
-    wrapper: the per-block classifier's content blocks; confidence 0.5, or 0.3 when it
-    found under 20 words and its likeliest prose block was added), ``"page"`` (FOREST's
-    scoring ran on this page alone, its most frequent content words as keywords;
-    confidence 0.3) or ``"none"`` (nothing usable was found).  ``confidence`` is in [0, 1].
+    wrapper: the per-block classifier's content blocks; confidence CLASSIFIER_CONFIDENCE,
+    or GUESS_CONFIDENCE when it found under 20 words and its likeliest prose block was
+    added), ``"page"`` (FOREST's scoring ran on this page alone, its most frequent content
+    words as keywords; confidence GUESS_CONFIDENCE) or ``"none"`` (nothing usable was
+    found).  ``confidence`` is in [0, 1].
 
     ``document`` is the article's structure (headings, lists, tables, links; see
     :mod:`forest.article`) when extraction was asked for it (``Settings.html``), and ``html``
@@ -44,14 +55,14 @@ class Article:
     for (``Settings.comments``) and found.
     """
 
-    url: str | None
-    site: str | None
-    title: str
     text: str
-    html: str
-    pattern: str | None
-    method: str
+    method: Method
     confidence: float
+    url: str | None = None
+    site: str | None = None
+    title: str = ""
+    html: str = ""
+    pattern: str | None = None
     author: str | None = None
     date: str | None = None
     notes: tuple[str, ...] = field(default=())

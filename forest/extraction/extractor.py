@@ -25,7 +25,7 @@ from forest.extraction import span
 from forest.fields import extract_fields, read_field
 from forest.html import decode, page_title, parse_html, script_shell
 from forest.limits import classifiable
-from forest.model import Article
+from forest.model import CLASSIFIER_CONFIDENCE, GUESS_CONFIDENCE, Article
 from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
 from forest.xpaths import compiled
@@ -227,8 +227,8 @@ def _wrapped(
         n_words = region.words(blocks)
         if nodes and region.plausible(n_words, pattern.terms):
             confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
-            article = Article(url, wrapper.site, title, region.to_text(blocks), "", pattern.xpath, "wrapper", confidence,
-                              author=found["author"], date=found["date"], comments=comments)
+            article = Article(text=region.to_text(blocks), method="wrapper", confidence=confidence, url=url, site=wrapper.site,
+                              title=title, pattern=pattern.xpath, author=found["author"], date=found["date"], comments=comments)
             if settings.html:  # the structure costs a walk in Python: only for callers that print it
                 article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
             return article
@@ -256,7 +256,7 @@ def _cold(
     if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
         content = [p for p in predictions if p.is_content]
         if region.words([p.block for p in content]) >= MIN_CLASSIFIED_WORDS:
-            return _classified(content, 0.5, with_html)
+            return _classified(content, CLASSIFIER_CONFIDENCE, with_html)
         if wrapper is None:
             nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
@@ -267,17 +267,17 @@ def _cold(
             likeliest = max(prose, key=lambda p: p.probability * p.block.words, default=None)
             content = [p for p in predictions if p.is_content or p is likeliest]
             if likeliest is not None and region.words([p.block for p in content]) > region.words(blocks):
-                return _classified(content, 0.3, with_html)
+                return _classified(content, GUESS_CONFIDENCE, with_html)
     if not nodes:
-        article = Article(None, None, "", "", "", None, "none", 0.0)
+        article = Article(text="", method="none", confidence=0.0)
         return with_structure(article, structure.Document()) if with_html else article
-    article = Article(None, None, "", region.to_text(blocks), "", None, "page", 0.3)
+    article = Article(text=region.to_text(blocks), method="page", confidence=GUESS_CONFIDENCE)
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
 
 
 def _classified(content: Sequence[BlockPrediction], confidence: float, with_html: bool) -> Article:
     """The article of the classifier's content blocks."""
-    article = Article(None, None, "", region.to_text([p.block for p in content]), "", None, "classifier", confidence)
+    article = Article(text=region.to_text([p.block for p in content]), method="classifier", confidence=confidence)
     return with_structure(article, structure.from_owned((p.block, p.element) for p in content)) if with_html else article
 
 

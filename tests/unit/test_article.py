@@ -106,10 +106,10 @@ def test_text_prints_the_title_once_then_the_byline(article: Article) -> None:
 
 
 def test_the_byline_is_not_printed_over_the_articles_own() -> None:
-    stated = Article(None, None, "Maps on show", "By Ruth  Adeyemi, 16 April\nTwelve maps.", "", None, "wrapper", 1.0,
+    stated = Article(title="Maps on show", text="By Ruth  Adeyemi, 16 April\nTwelve maps.", method="wrapper", confidence=1.0,
                      author="Ruth Adeyemi", date="2024-04-16")
     assert render(stated, "text").splitlines() == ["Maps on show", "", "By Ruth  Adeyemi, 16 April", "Twelve maps."]
-    unstated = Article(None, None, "Maps on show", "Twelve maps.", "", None, "wrapper", 1.0, author="Ruth Adeyemi")
+    unstated = Article(title="Maps on show", text="Twelve maps.", method="wrapper", confidence=1.0, author="Ruth Adeyemi")
     assert render(unstated, "text").splitlines()[1] == "by Ruth Adeyemi"
 
 
@@ -135,7 +135,7 @@ def test_comments_on_request_come_separately_and_after_the_article(wrapper: Wrap
 
 
 def test_missing_title_author_and_date_are_null() -> None:
-    record = Article(None, None, "", "text", "", None, "none", 0.0).to_dict()
+    record = Article(text="text", method="none", confidence=0.0).to_dict()
     assert (record["title"], record["author"], record["date"]) == (None, None, None)
 
 

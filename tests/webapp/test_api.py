@@ -16,7 +16,7 @@ from forest import Article, FetchSettings
 from forest.cli import cli
 from forest.demo import DemoServer, ExampleSite, token_f1
 
-RECORD_KEYS = {"source", *Article("u", "s", "t", "x", "", None, "none", 0.0).to_dict()}
+RECORD_KEYS = {"source", *Article(url="u", site="s", title="t", text="x", method="none", confidence=0.0).to_dict()}
 
 
 @pytest.fixture(scope="module")
