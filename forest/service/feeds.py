@@ -20,6 +20,7 @@ from forest.netpolicy import GuardedClient
 from forest.service.pages import save_learned, stored_wrapper
 from forest.site import site_host, site_or_none
 from forest.storage import WrapperStore
+from forest.urls import CREDENTIALS_NOTE, has_credentials, strip_credentials, without_credentials
 from forest.wrapper import Wrapper
 
 LOGGER = logging.getLogger(__name__)
@@ -109,9 +110,11 @@ def extract_url(
             try:
                 feed = discover(fetcher, response)
                 wrapper, report = _learn(fetcher, feed, settings, store=store, progress=progress, site=site)
-                notes = (f"learned {wrapper.site} from {feed.url} ({len(report.used)} pages) before extracting",)
+                notes = (f"learned {wrapper.site} from {strip_credentials(feed.url)} ({len(report.used)} pages) before extracting",)
             except (FeedError, LearnError) as exc:
-                notes = (f"extracted without a wrapper: {' '.join(str(exc).split())}",)
+                notes = (f"extracted without a wrapper: {without_credentials(' '.join(str(exc).split()))}",)
+        if has_credentials(url):
+            notes = (*notes, CREDENTIALS_NOTE)
         if wrapper is None:
             # A site with no wrapper and none to learn: the page is extracted cold, by the classifier.
             article = _extract(None, response, settings)
@@ -156,14 +159,15 @@ def discover(fetcher: Fetcher, page: Response) -> Feed:
         except (FetchError, FeedError) as exc:
             tried.append(_reason(str(exc), candidate))
             continue
-        LOGGER.info("%s: found the feed %s", page.final_url, feed.url)
+        LOGGER.info("%s: found the feed %s", strip_credentials(page.final_url), strip_credentials(feed.url))
         return feed
-    LOGGER.info("%s: no feed among %d candidates: %s", page.final_url, len(tried), "; ".join(tried))
+    shown = strip_credentials(page.final_url)
+    LOGGER.info("%s: no feed among %d candidates: %s", shown, len(tried), without_credentials("; ".join(tried)))
     paths = ", ".join(COMMON_FEED_PATHS)
     raise FeedError(
-        f"{page.final_url}: an HTML page, not a feed, and no feed was found through its "
+        f"{shown}: an HTML page, not a feed, and no feed was found through its "
         f'<link rel="alternate"> or at {paths}; give the feed URL',
-        url=page.final_url,
+        url=shown,
     )
 
 
@@ -183,8 +187,13 @@ def _learn(
     n_pages = settings.n_pages
     excluded = set(exclude)
     queue = [item for item in feed.items if item.link not in excluded]
+    # The feed and its pages are fetched with the user name and password their URLs hold
+    # (the user gave them), and kept without: the wrapper, its sample, the report and the
+    # progress name every page by its URL stripped of them (forest.urls.strip_credentials).
+    feed_url = strip_credentials(feed.url)
+    credentials = has_credentials(feed.url) or any(has_credentials(item.link) for item in queue)
     if not queue:
-        raise FeedError(f"{feed.url}: the feed has no items to learn from", url=feed.url)
+        raise FeedError(f"{feed_url}: the feed has no items to learn from", url=feed_url)
     fetched: list[tuple[FeedItem, Response]] = []
     skipped: list[tuple[str, str]] = []
     planned = min(n_pages, len(queue))
@@ -199,42 +208,46 @@ def _learn(
             nonlocal done
             done += 1
             if progress is not None:
-                progress(done, planned, link, _reason(str(result), link) if isinstance(result, FetchError) else None)
+                why = _reason(str(result), link) if isinstance(result, FetchError) else None
+                progress(done, planned, strip_credentials(link), why)
 
         for item, result in zip(batch, fetcher.fetch_many([i.link for i in batch], kind="page", progress=on_fetched)):
             if isinstance(result, FetchError):
-                skipped.append((item.link, _reason(str(result), item.link)))
+                skipped.append((strip_credentials(item.link), _reason(str(result), item.link)))
             else:
                 fetched.append((item, result))
 
     pages: list[Page] = []
     # A feed may list pages of other sites (syndicated items); learn the one most items are on.
     hosts = Counter(site_or_none(r.final_url) for _, r in fetched)
-    majority = hosts.most_common(1)[0][0] if hosts else site_or_none(feed.url)
+    majority = hosts.most_common(1)[0][0] if hosts else site_or_none(feed_url)
     site = site or majority or "unknown"
     for item, response in fetched:
-        page_site = site_or_none(response.final_url)
+        page_url = strip_credentials(response.final_url)
+        page_site = site_or_none(page_url)
         if page_site != majority:
-            skipped.append((response.final_url, f"on another site ({page_site}), not {majority}"))
+            skipped.append((page_url, f"on another site ({page_site}), not {majority}"))
             continue
         try:
-            html = decode(response.body, response.charset, source=response.final_url)
+            html = decode(response.body, response.charset, source=page_url)
         except ParseError as exc:
-            skipped.append((response.final_url, _reason(str(exc), response.final_url)))
+            skipped.append((page_url, _reason(str(exc), page_url)))
             continue
-        pages.append(Page(html, url=response.final_url, site=site, meta=item.meta))
+        pages.append(Page(html, url=page_url, site=site, meta=item.meta))
     if not pages:
         reasons = "; ".join(f"{u}: {r}" for u, r in skipped[:5])
-        raise LearnError(f"no usable page among the items of {feed.url} ({reasons})", site=site)
+        raise LearnError(f"no usable page among the items of {feed_url} ({reasons})", site=site)
 
     inducer = Inducer(replace(settings, keywords=settings.keywords or FEED_KEYWORDS)).fit(pages, site=site)
     info = store.info(site) if store is not None else None
-    wrapper = replace(inducer.wrapper_, feed_url=feed.url, misses_at_learn=info.misses if info else 0)
+    wrapper = replace(inducer.wrapper_, feed_url=feed_url, misses_at_learn=info.misses if info else 0)
     notes = list(inducer.report_.notes)
     if queue:
         notes.append(f"the feed lists {len(feed.items)} items; the sample stopped at {n_pages} pages")
+    if credentials:
+        notes.append(CREDENTIALS_NOTE)
     report = replace(
-        inducer.report_, skipped=tuple(skipped) + inducer.report_.skipped, notes=tuple(notes), feed_url=feed.url
+        inducer.report_, skipped=tuple(skipped) + inducer.report_.skipped, notes=tuple(notes), feed_url=feed_url
     )
     if store is None:
         return wrapper, report
@@ -245,7 +258,8 @@ def _learn(
 
 
 def _extract(wrapper: Wrapper | None, response: Response, settings: Settings) -> Article:
-    return extract(wrapper, response.body, url=response.final_url, settings=settings,
+    # The article's URL is shown and stored (records, the web app's jobs): without credentials.
+    return extract(wrapper, response.body, url=strip_credentials(response.final_url), settings=settings,
                    declared_charset=response.charset)
 
 
@@ -292,6 +306,7 @@ def _is_html_page(response: Response) -> bool:
 
 
 def _reason(message: str, url: str) -> str:
-    """An error message without its leading ``URL: ``, for lists that already name the URL."""
+    """An error message without its leading ``URL: ``, for lists that already name the URL
+    (and without credentials in any URL it still names)."""
     head, sep, rest = message.partition(": ")
-    return rest if sep and (head == url or head.startswith(("http://", "https://"))) else message
+    return without_credentials(rest if sep and (head == url or head.startswith(("http://", "https://"))) else message)
