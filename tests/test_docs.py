@@ -229,6 +229,33 @@ def test_the_command_checker_catches_a_wrong_option() -> None:
         _check_command(["extrakt", "page.html"], "here")
 
 
+# `python -m` commands of the docs whose --help is argparse's: their options are checked against it.
+# (forest.webapp.screenshot takes its one argument as the output file, --help included: not run.)
+ARGPARSE_MODULES = {"forest.demo", "forest.spark", "eval.fuzz", "eval.warc"}
+
+
+def _module_commands() -> dict[str, list[tuple[str, str]]]:
+    """For each `python -m MODULE` of a shell block: its options, with where they are written."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for block in ALL_BLOCKS:
+        if block.language in {"sh", "bash", "console"}:
+            for words in _segments(block.code):
+                if words[:2] == ["python", "-m"] and len(words) > 2 and words[2] in ARGPARSE_MODULES:
+                    options = [w.split("=", 1)[0] for w in words[3:] if re.match(r"--[a-zA-Z]", w)]
+                    found.setdefault(words[2], []).extend((o, block.where) for o in options)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(_module_commands()))
+def test_python_m_commands_in_blocks_use_real_options(module: str) -> None:
+    result = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60)
+    if result.returncode != 0 and "No module named" in result.stderr:
+        pytest.skip(f"{module} needs an optional extra: {result.stderr.strip().splitlines()[-1]}")
+    assert result.returncode == 0 and result.stdout.startswith("usage:"), result.stderr
+    for option, where in _module_commands()[module]:
+        assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", result.stdout), f"{where}: python -m {module} has no option {option}"
+
+
 # --- code blocks run as written ------------------------------------------------------------------
 
 
