@@ -100,7 +100,7 @@ def create_app(
         routes=routes,
         middleware=[Middleware(LimitAndProtect, max_body_bytes=config.max_body_bytes,
                                allowed_hosts=None if allowed_hosts is None else frozenset(allowed_hosts))],
-        exception_handlers={HTTPException: _http_error, forest.ForestError: _forest_error},
+        exception_handlers={HTTPException: _http_error, forest.ForestError: _forest_error, Exception: _unexpected},
         lifespan=lifespan,
     )
     app.state.forest = config
@@ -277,3 +277,12 @@ async def _forest_error(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         return Response(error_body(str(exc), status), status_code=status, media_type="application/json")
     return views.error_page(request, status, str(exc))
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    # A bug, not the client's doing: still one line in the API's JSON shape, never a
+    # plain-text traceback (Starlette logs the exception after this answer).
+    message = f"internal error ({type(exc).__name__}); the server's log has the details"
+    if request.url.path.startswith("/api/"):
+        return Response(error_body(message, 500), status_code=500, media_type="application/json")
+    return views.error_page(request, 500, message)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import BASE_URL
 from starlette.testclient import TestClient
 
 URL = "http://127.0.0.1:9/page"  # never fetched: the worker does not run in these tests
@@ -102,3 +104,18 @@ def test_no_body_gets_a_server_error_or_invalid_utf8(quiet: TestClient, body: by
     response = quiet.post("/api/extract", content=body, headers={"content-type": "application/json"})
     assert response.status_code < 500, response.content[:300]
     json.loads(response.content.decode("utf-8"))
+
+
+def test_an_unexpected_error_is_still_one_json_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from forest.webapp import create_app, views
+
+    def broken(config: object) -> list[dict[str, object]]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(views, "site_rows", broken)
+    client = TestClient(create_app(tmp_path / "forest.db", run_worker=False), base_url=BASE_URL,
+                        raise_server_exceptions=False)
+    body = _assert_json_error(client.get("/api/sites"), 500)
+    assert "internal error (RuntimeError)" in str(body["error"]) and "Traceback" not in str(body["error"])
+    page = client.get("/")
+    assert page.status_code == 500 and 'class="error"' in page.text
