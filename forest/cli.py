@@ -519,7 +519,12 @@ def _health(store: WrapperStore) -> list[str]:
             lines.append(f"{health.site}: stored wrapper unreadable ({health.error})")
             continue
         since = health.misses_since_learned
-        state = "ok" if since == 0 else f"{since} misses since learned (relearned from the feed every {every})"
+        if since <= 0:
+            state = "ok"
+        elif since < every:
+            state = f"{since} misses since learned (relearned from its feed at {every})"
+        else:
+            state = f"{since} misses since learned: the next `forest extract URL` of one of its pages relearns it from its feed"
         lines.append(f"{health.site}: {state}; feed {health.feed_url}")
     return lines
 

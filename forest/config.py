@@ -77,8 +77,9 @@ class Settings:
         extraction, it extracts pages no pattern fits and pages of sites with no wrapper.
         A page a wrapper fits never runs it.  Off, forest is FOREST's wrapper alone.
     :param n_pages: sample pages fetched from a feed to learn a site.
-    :param relearn_after_misses: a site with a known feed is relearned after this
-        many pages since it was learned found no learned pattern (drift).
+    :param relearn_after_misses: a site with a known feed is relearned when this many
+        pages since it was learned found no learned pattern (drift), by the next
+        extraction of one of its URLs (files and batches count misses, but fetch no feed).
     :param comments: extraction also reads the site's learned comment thread into
         ``Article.comments`` (they are left out of the article either way).
     :param html: extraction also builds the article's structure and its clean HTML

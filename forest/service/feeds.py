@@ -244,6 +244,11 @@ def _learn(
     notes = list(inducer.report_.notes)
     if queue:
         notes.append(f"the feed lists {len(feed.items)} items; the sample stopped at {n_pages} pages")
+    stored = stored_wrapper(site, store) if store is not None else None
+    if stored is not None and stored.feed_url != feed_url:
+        origin = f"the feed {stored.feed_url}" if stored.feed_url else "pages, not a feed"
+        notes.append(f"{site}'s stored wrapper was learned from {origin}; this one is from {feed_url} "
+                     "(--site NAME keeps two sites apart)")
     if credentials:
         notes.append(CREDENTIALS_NOTE)
     report = replace(
@@ -280,8 +285,10 @@ def _relearn_if_drifting(
         return article
     info = store.info(wrapper.site)
     since = (info.misses - wrapper.misses_at_learn) if info is not None else 0
-    # Every N-th miss, not every miss after N: a feed that is gone costs one attempt per N pages.
-    if since < every or since % every:
+    # Misses counted from files and batches too, which have no feed to fetch: the first URL
+    # extraction past the threshold relearns, and each one after it while relearning fails
+    # (a feed that is gone costs a failed fetch per such page, and each says so).
+    if since < every:
         return article
     try:
         feed = find_feed(fetcher, feed_url)

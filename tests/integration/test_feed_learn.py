@@ -155,6 +155,30 @@ def test_repeated_misses_relearn_the_site_from_its_feed(
     assert [version for version, _, _ in store.history(site)] == [1, 2]
 
 
+def test_misses_counted_from_files_relearn_at_the_next_url(
+    gazette: Server, fast: Settings, store: WrapperStore, articles: list[Article]
+) -> None:
+    settings = replace(fast, relearn_after_misses=5)
+    learn_feed(gazette.url("/feed.xml"), store=store, settings=replace(settings, n_pages=4))
+    site = site_of(gazette.base_url)
+    store.record_extractions(site, pages=6, misses=6)  # a batch of saved pages missed six times: no feed fetched
+    redesigned = b"<html><head><title>New look</title></head><body><section id='x'>" + b"".join(
+        f"<span>{p}</span>".encode() for p in articles[9].paragraphs) + b"</section></body></html>"
+    for server in serve({"/news/new-look.html": static(redesigned)}):
+        article = extract_url(server.url("/news/new-look.html"), store=store, settings=settings, site=site)
+    assert any("7 pages missed since" in n and "relearned it from" in n for n in article.notes), article.notes
+    assert [version for version, _, _ in store.history(site)] == [1, 2]
+
+
+def test_learning_a_site_from_another_feed_says_so(gazette: Server, fast: Settings, store: WrapperStore) -> None:
+    first = learn_feed(gazette.url("/feed.xml"), store=store, settings=replace(fast, n_pages=4))[1]
+    again = learn_feed(gazette.url("/feed.xml"), store=store, settings=replace(fast, n_pages=4))[1]
+    other = learn_feed(gazette.url("/atom.xml"), store=store, settings=replace(fast, n_pages=4))[1]
+    assert not any("stored wrapper was learned from" in n for n in (*first.notes, *again.notes))
+    assert any(f"stored wrapper was learned from the feed {gazette.url('/feed.xml')}; this one is from "
+               f"{gazette.url('/atom.xml')}" in n for n in other.notes), other.notes
+
+
 # --- the CLI -----------------------------------------------------------------------
 
 
