@@ -256,7 +256,7 @@ def _learn_url(url: str, site: str | None, settings: Settings) -> None:
     """`forest learn FEED_URL`: learn from the feed's pages over HTTP, with progress on stderr."""
     from forest.service.feeds import learn_feed
 
-    with _open_store() as store, _fetch_progress("fetching pages") as progress:
+    with _open_store() as store, _fetch_progress("learning the site") as progress:
         wrapper, report = learn_feed(url, store=store, settings=settings, progress=progress, site=site)
     if report.feed_url != url:
         click.echo(f"found the feed {report.feed_url}")
@@ -265,9 +265,18 @@ def _learn_url(url: str, site: str | None, settings: Settings) -> None:
 
 @contextlib.contextmanager
 def _fetch_progress(label: str) -> Iterator[Callable[[int, int, str, str | None], None] | None]:
-    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    """A progress callback drawing a bar on stderr, or, when stderr is not a terminal, saying once
+    on it what the wait is for (learning a site takes seconds of fetching)."""
     if not sys.stderr.isatty():
-        yield None
+        said = False
+
+        def once(done: int, total: int, url: str, error: str | None) -> None:
+            nonlocal said
+            if not said:
+                said = True
+                click.echo(f"forest: {label} from its feed: {total} pages to fetch", err=True)
+
+        yield once
         return
     with click.progressbar(length=1, label=label, file=sys.stderr, item_show_func=lambda u: u) as bar:
 

@@ -189,6 +189,16 @@ def test_cli_learn_feed_url_prints_what_it_learned(gazette: Server, runner: CliR
     assert "fields:" in result.stdout and "main pattern:" in result.stdout
 
 
+def test_cli_extract_url_of_an_unknown_site_says_it_learns_it_first(gazette: Server, runner: CliRunner,
+                                                                    articles: list[Article]) -> None:
+    # stderr is no terminal here (piped): no bar, but one line says what the seconds of fetching are for.
+    result = runner.invoke(cli, ["extract", "--allow-private", "--format", "json", gazette.url(articles[9].path)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("forest: learning the site from its feed: ") == 1, result.stderr
+    assert json.loads(result.stdout)["method"] == "wrapper"
+
+
 def test_cli_learn_feed_url_lists_skipped_pages(gazette: Server, runner: CliRunner) -> None:
     result = runner.invoke(cli, ["learn", "--allow-private", "--pages", "2", gazette.url("/feed.xml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
