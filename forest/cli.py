@@ -129,11 +129,13 @@ def allow_private_option(function: F) -> F:
 
 
 @contextlib.contextmanager
-def _open_store(*, readonly: bool = False) -> Iterator[WrapperStore]:
+def _open_store(*, readonly: bool = False, extracting: bool = False) -> Iterator[WrapperStore]:
+    """The store of --db: read-only (nothing created, no WAL switch), or for extracting
+    (read-write when it may be written, else read-only), or read-write."""
     from forest.storage import WrapperStore
 
-    # Read-only commands create nothing: no database, no directory, no WAL switch.
-    with WrapperStore(click.get_current_context().meta.get(_DB), readonly=readonly) as store:
+    path = click.get_current_context().meta.get(_DB)
+    with WrapperStore.for_extraction(path) if extracting else WrapperStore(path, readonly=readonly) as store:
         yield store
 
 
@@ -144,12 +146,19 @@ def _progress(items: Sequence[T], label: str) -> contextlib.AbstractContextManag
     return contextlib.nullcontext(items)
 
 
-def _read(path: str) -> bytes:
+def _read(path: str, max_bytes: int) -> bytes:
+    """A page given as a file (see forest.limits.read_file) or as - (stdin), refused past ``max_bytes``.
+
+    :raises ParseError: a file that is not a regular file, or a page over ``max_bytes``.
+    """
+    from forest.limits import check_size, read_file
+
     if path == "-":
         # sys.stdin.buffer, not click.get_binary_stream: click 8.5 deprecates the latter.
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as file:
-        return file.read()
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        check_size(len(data), max_bytes, source=path)
+        return data
+    return read_file(path, max_bytes=max_bytes)
 
 
 @click.group(cls=ForestGroup)
@@ -293,8 +302,18 @@ def _load_pages(
     """Read ``files`` (with a progress bar on a terminal) into Pages grouped by site (forest.service.pages.group_by_site)."""
     from forest.service.pages import group_by_site
 
+    unread: list[tuple[str, str]] = []
+
+    def pages(paths: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        for path in paths:
+            try:
+                yield path, _read(path, settings.max_page_bytes)
+            except ParseError as exc:  # a FIFO, a device, an oversized file: skipped like an unparseable page
+                unread.append((path, _one_line(str(exc)).removeprefix(f"{path}: ")))
+
     with _progress(files, "reading pages") as bar:
-        return group_by_site(((path, _read(path)) for path in bar), site=site, settings=settings)
+        groups, skipped = group_by_site(pages(bar), site=site, settings=settings)
+    return groups, unread + skipped
 
 
 def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str]) -> None:
@@ -415,7 +434,8 @@ def _extract_one(
     """One page: its article, or a one-line error and exit status 1."""
     from forest.service.pages import extract_page
 
-    with _open_store() as store:
+    # A URL may learn its site (a write); a file only reads the store, which may be read-only.
+    with _open_store(extracting=not _is_url(path)) as store:
         try:
             if _is_url(path):
                 from forest.service.feeds import extract_url
@@ -424,7 +444,7 @@ def _extract_one(
                     article = extract_url(path, store=store, settings=settings, learn_if_missing=learn_if_missing,
                                           site=site, progress=progress)
             else:
-                article = extract_page(_read(path), site=site, store=store, settings=settings)
+                article = extract_page(_read(path, settings.max_page_bytes), site=site, store=store, settings=settings)
         except (ParseError, FetchError, FeedError, LearnError) as exc:
             if click.get_current_context().meta.get(_DEBUG):
                 raise

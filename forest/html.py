@@ -9,7 +9,7 @@ from lxml import etree, html as lxml_html
 
 from forest.charsets import sniff, text_codec
 from forest.errors import ParseError
-from forest.limits import check_markup, xml_safe
+from forest.limits import check_markup, check_size, xml_safe
 
 # Elements whose content is never visible article text.  They are removed with
 # their content (their tail text is kept: it belongs to the parent).
@@ -99,12 +99,7 @@ def parse_html(
         shows it (see :func:`script_shell`); by default they go with the other invisible elements.
     :raises ParseError: empty, binary, too large or body-less input.
     """
-    size = len(data)
-    if size > max_bytes:
-        raise ParseError(
-            f"page is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (Settings.max_page_bytes)",
-            source=source,
-        )
+    check_size(len(data), max_bytes, source=source)
     text = decode(data, declared_charset, source=source) if isinstance(data, bytes) else data
     if not text or text.isspace():
         raise ParseError("empty page", source=source)

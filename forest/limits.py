@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
-from typing import Any
+import stat
+from typing import Any, BinaryIO
 
 from forest.errors import ParseError
 
@@ -23,6 +25,12 @@ MAX_ATTRIBUTES = 5_000
 # A tag shorter than this cannot hold MAX_ATTRIBUTES attributes (each needs at least
 # a space and a letter), so only longer ones are counted.
 _LONG_TAG = 2 * MAX_ATTRIBUTES
+# Elements open at once in a feed.  Pages need no such check: libxml2 itself reads a page
+# no deeper than 256 (deeper elements are read as siblings, for lxml without huge_tree),
+# but feedparser keeps every open element: 10,000 nested ones took 0.9 s and 100,000 took
+# 8 s (`python -m eval.fuzz feeds`, case deep_nesting).  Real feeds nest 3-6 deep, an
+# Atom entry's XHTML content some 20 more; the same 256 as pages leaves 10x headroom.
+MAX_DEPTH = 256
 # Nesting of a JSON document read from a page (JSON-LD) or a stored wrapper.  JSON-LD
 # nests 3-6 deep and a wrapper 3; Python's json recursion would fail near 1,000 and
 # any recursive walk of the result near the same depth.
@@ -33,6 +41,13 @@ MAX_JSON_DEPTH = 64
 MAX_CLASSIFIER_BLOCKS = 20_000
 
 _START_TAG = re.compile(r"<[a-zA-Z]")
+# What xml_depth reads: the start of a CDATA section or a comment (skipped whole), or a
+# start or end tag with its name and, for an empty element ("<a/>"), the closing slash.
+_XML_TOKEN = re.compile(r"<!\[CDATA\[|<!--|<(/?)([A-Za-z_][^\s/<>]*)[^<>]*?(/?)>")
+# HTML elements without an end tag: unescaped HTML in a feed (which feedparser's loose
+# parser reads) holds them unclosed, and they must not count as open.
+_VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "meta", "param", "source",
+                            "track", "wbr"})
 # A tag with no '<' or '>' inside over _LONG_TAG characters.  [^<>] keeps the scan
 # linear: a run without '>' full of '<a' would otherwise be rescanned from every '<a'.
 _LONG_START_TAG = re.compile(rf"<[a-zA-Z][^<>]{{{_LONG_TAG},}}")
@@ -59,10 +74,15 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub(" ", text) if _NOT_XML.search(text) else text
 
 
-def check_markup(text: str, *, source: str | None = None) -> None:
+def check_markup(text: str, *, source: str | None = None, xml: bool = False) -> None:
     """Refuse markup whose parse alone would cost far more than any real page's.
 
-    :raises ParseError: over MAX_START_TAGS start tags, or an element with over MAX_ATTRIBUTES attributes.
+    :param xml: ``text`` is an XML document (a feed): every tag counts, also inside a
+        ``<title>`` or CDATA (feedparser parses the HTML an entry holds too), and elements
+        may nest at most MAX_DEPTH deep.  feedparser reads 100,000 start tags in some 3.5 s
+        (25,000 four-element items), linear in them.
+    :raises ParseError: over MAX_START_TAGS start tags, an element with over
+        MAX_ATTRIBUTES attributes, or (XML) elements nested over MAX_DEPTH deep.
     """
     # Cheap upper bounds first; the regexes only run on pages that might be over.
     # A start tag takes at least two characters ("<p", as _START_TAG counts them): a shorter page cannot be over.
@@ -70,19 +90,112 @@ def check_markup(text: str, *, source: str | None = None) -> None:
         tags = sum(1 for _ in _START_TAG.finditer(text))
         if tags > MAX_START_TAGS:
             raise ParseError(
-                f"page has {tags:,} elements, over the {MAX_START_TAGS:,} forest reads (forest.limits.MAX_START_TAGS)",
+                f"{'feed' if xml else 'page'} has {tags:,} elements, over the {MAX_START_TAGS:,} forest reads "
+                "(forest.limits.MAX_START_TAGS)",
                 source=source,
             )
     # A tag with MAX_ATTRIBUTES attributes spans _LONG_TAG characters without a '<': only a page
     # that may hold such a run (_long_run, microseconds) has its longest run measured (a split of
     # the page, 0.09 ms), and only one that has it is searched tag by tag (most_attributes, 0.24 ms).
-    attributes = most_attributes(text) if _long_run(text) and max(map(len, text.split("<"))) > _LONG_TAG else 0
+    long_tag = _long_run(text) and max(map(len, text.split("<"))) > _LONG_TAG
+    attributes = most_attributes(text, raw_text=not xml) if long_tag else 0
     if attributes > MAX_ATTRIBUTES:
         raise ParseError(
             f"an element has {attributes:,} attributes, over the {MAX_ATTRIBUTES:,} forest reads "
             "(forest.limits.MAX_ATTRIBUTES)",
             source=source,
         )
+    depth = xml_depth(text) if xml and text.count("<") > MAX_DEPTH else 0
+    if depth > MAX_DEPTH:
+        raise ParseError(
+            f"elements nest over {MAX_DEPTH:,} deep, deeper than forest reads (forest.limits.MAX_DEPTH)",
+            source=source,
+        )
+
+
+def check_size(size: int, max_bytes: int, *, source: str | None = None, what: str = "page") -> None:
+    """Refuse a page (or ``what`` else) of ``size`` bytes over ``max_bytes`` (Settings.max_page_bytes).
+
+    :raises ParseError: if it is over.
+    """
+    if size > max_bytes:
+        raise ParseError(
+            f"{what} is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit (Settings.max_page_bytes)",
+            source=source,
+        )
+
+
+def open_file(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for reading in binary, when it is a regular file.
+
+    A FIFO would block the first read until a writer comes (forever), and a device (a
+    link to /dev/zero) never ends: neither is an input forest reads.
+
+    :raises ParseError: if ``path`` is not a regular file.
+    :raises OSError: if it cannot be opened.
+    """
+    # O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer.  fstat of the
+    # open file, not stat of the name, so that nothing can be swapped in between.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ParseError(f"not a regular file ({_file_kind(mode)}); forest reads only regular files",
+                         source=os.fsdecode(path))
+    return open(fd, "rb")  # noqa: SIM115 (returned open, for the caller's with)
+
+
+def read_file(path: str | os.PathLike[str], *, max_bytes: int) -> bytes:
+    """The bytes of the page file at ``path``: a regular file, its size checked before it is read.
+
+    Every page forest reads from a file comes through here: a huge file or a device would
+    otherwise be read whole into memory before the page's size limit could refuse it.
+
+    :raises ParseError: if ``path`` is not a regular file, or is over ``max_bytes``.
+    :raises OSError: if it cannot be opened or read.
+    """
+    with open_file(path) as file:
+        check_size(os.fstat(file.fileno()).st_size, max_bytes, source=os.fsdecode(path))
+        # A file that grew since fstat is read one byte past the limit, and the parser refuses it.
+        return file.read(max_bytes + 1)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((kind for test, kind in kinds if test(mode)), "not a plain file")
+
+
+def xml_depth(text: str) -> int:
+    """How deep the elements of ``text`` nest outside comments and CDATA, counted up to MAX_DEPTH + 1.
+
+    An end tag closes the innermost open element of its name and those inside it, as a
+    forgiving parser does; one with no open element of its name closes nothing.
+    """
+    opened: list[str] = []
+    deepest = position = 0
+    while (match := _XML_TOKEN.search(text, position)) is not None:
+        position = match.end()
+        token = match.group()
+        if token == "<!--" or token == "<![CDATA[":
+            end = text.find("-->" if token == "<!--" else "]]>", position)
+            position = len(text) if end < 0 else end
+            continue
+        name = match.group(2).lower()
+        if match.group(1):
+            if name in opened:
+                del opened[len(opened) - 1 - opened[::-1].index(name):]
+        else:
+            deepest = max(deepest, len(opened) + 1)
+            if deepest > MAX_DEPTH:
+                break
+            if not match.group(3) and name not in _VOID_ELEMENTS:
+                opened.append(name)
+    return deepest
 
 
 def _long_run(text: str) -> bool:
@@ -96,15 +209,22 @@ def _long_run(text: str) -> bool:
     return any(text.find("<", start, start + step) < 0 for start in range(0, len(text) - step + 1, step))
 
 
-def most_attributes(text: str, *, all_tags: bool = False) -> int:
+def most_attributes(text: str, *, all_tags: bool = False, raw_text: bool = True) -> int:
     """The most attributes one start tag of ``text`` has outside scripts, comments and other raw
-    text (0 when none counts); only tags long enough to hold MAX_ATTRIBUTES, unless ``all_tags``."""
+    text (0 when none counts); only tags long enough to hold MAX_ATTRIBUTES, unless ``all_tags``.
+
+    :param raw_text: skip tags inside HTML's raw text (script, style, title, comments...);
+        False counts every tag, as an XML parser reads them.
+    """
     most = 0
     raw: list[tuple[int, int]] | None = None
     tags = _START_TAG_RUN if all_tags else _LONG_START_TAG
     for match in tags.finditer(text):
         attributes = len(_ATTRIBUTE.findall(match.group())) - 1  # the first match is the tag's name
         if attributes <= most:
+            continue
+        if not raw_text:
+            most = attributes
             continue
         # Script code, a comment or a <title> can hold "a<b ..." runs that look like a long tag.
         raw = raw if raw is not None else _raw_text_spans(text)

@@ -79,6 +79,22 @@ def _describe(exc: sqlite3.Error) -> str:
     return f"database error ({detail}); pass --db to use another file"
 
 
+def _may_write(path: Path) -> bool:
+    """Whether we may write the database file at ``path`` and create files beside it
+    (SQLite's -wal, -shm and journal files), or create it and its directories."""
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is None:
+        return False
+    if existing != path:
+        return os.access(existing, os.W_OK | os.X_OK)
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _cannot_open(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says the file cannot be opened (or written) as asked, rather than that it is no database."""
+    return any(fragment in str(exc).lower() for fragment in ("unable to open", "readonly", "read-only"))
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -178,39 +194,52 @@ class WrapperStore:
             raise
         return db, state
 
+    @classmethod
+    def for_extraction(cls: type[_Store], path: str | Path | None = None) -> _Store:
+        """The store opened read-write when its file and directory may be written, else read-only.
+
+        Extracting only reads wrappers: a database that cannot be written (mode 0444, a
+        read-only directory or file system) serves it, and counts no pages (see
+        :meth:`record_extractions`).
+        """
+        target = Path(path).expanduser() if path is not None else default_db_path()
+        if _may_write(target):
+            try:
+                return cls(path)
+            except StoreError:
+                pass  # a write the permissions allowed failed (a read-only mount): read it as it is
+        return cls(path, readonly=True)
+
     def _open_readonly(self) -> tuple[Database, SchemaState]:
         if self.path.is_dir():
             raise self._error("is a directory, not a database file; pass --db with a file path")
         if not self.path.exists():
             # Nothing stored yet; an in-memory database answers "no sites" without a file.
             return Database(sqlite3.connect(":memory:"), execute_plugins=False), SchemaState.ABSENT
-        conn: sqlite3.Connection | None = None
-        try:
-            with self._guard():
-                conn = self._connect_readonly()
-                db = Database(conn, execute_plugins=False)
-                state = self._inspect(db)
-        except BaseException:
-            if conn is not None:
-                conn.close()
-            raise
-        return db, (SchemaState.FOREST if state is SchemaState.FOREST else SchemaState.ABSENT)
-
-    def _connect_readonly(self) -> sqlite3.Connection:
-        """A connection that never creates the file and refuses every write.
-
-        mode=rw plus query_only, rather than mode=ro: a read-only connection cannot
-        remove the -wal and -shm files of a WAL database when it closes, so `forest
-        sites` would leave two files behind; a read-write one that is the last to close
-        removes them.  A file only we may not write falls back to mode=ro.
-        """
         uri = self.path.resolve().as_uri()
-        try:
-            conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
-        except sqlite3.OperationalError:
-            return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
-        conn.execute("PRAGMA query_only = ON")
-        return conn
+        # mode=rw plus query_only, rather than mode=ro: a read-only connection cannot remove
+        # the -wal and -shm files of a WAL database when it closes, so `forest sites` would
+        # leave two files behind; a read-write one that is the last to close removes them.
+        # A file only we may not write falls back to mode=ro.  In a directory we may not
+        # write, a WAL database without its -shm file opens only as immutable: nobody can
+        # write it there either (a writer would need to create the -wal file).
+        attempts = (f"{uri}?mode=rw", f"{uri}?mode=ro", f"{uri}?immutable=1")
+        with self._guard():
+            for attempt, target in enumerate(attempts, 1):
+                conn: sqlite3.Connection | None = None
+                try:
+                    conn = sqlite3.connect(target, uri=True, timeout=BUSY_TIMEOUT_S)
+                    if attempt == 1:
+                        conn.execute("PRAGMA query_only = ON")
+                    db = Database(conn, execute_plugins=False)
+                    state = self._inspect(db)
+                    return db, (SchemaState.FOREST if state is SchemaState.FOREST else SchemaState.ABSENT)
+                except BaseException as exc:
+                    if conn is not None:
+                        conn.close()
+                    if attempt == len(attempts) or not isinstance(exc, sqlite3.OperationalError) or not _cannot_open(exc):
+                        raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _inspect(self, db: Database) -> SchemaState:
         """What ``db`` holds, refusing another application's look-alike tables and a newer layout."""
@@ -407,17 +436,23 @@ class WrapperStore:
         """Count ``pages`` pages extracted with ``site``'s wrapper, ``misses`` of them misses, in one write.
 
         A batch counts its pages in memory and writes each site's counts once: a write
-        per page would cost a commit (and an fsync) per page.
+        per page would cost a commit (and an fsync) per page.  A store opened read-only,
+        or whose file turns out read-only, counts nothing: the counters are statistics,
+        and an extraction, which needs no write, must not fail for them.
         """
-        if self._state is not SchemaState.FOREST or pages <= 0:
+        if self._state is not SchemaState.FOREST or pages <= 0 or self.readonly:
             return
-        with self._guard(), self._db.conn:
-            # One UPDATE is atomic on its own: counters never lose a concurrent increment.
-            self._db.execute(
-                "UPDATE sites SET pages_extracted = pages_extracted + ?, misses = misses + ?,"
-                " last_extracted_at = ? WHERE site = ?",
-                [pages, misses, _now(), site],
-            )
+        try:
+            with self._guard(), self._db.conn:
+                # One UPDATE is atomic on its own: counters never lose a concurrent increment.
+                self._db.execute(
+                    "UPDATE sites SET pages_extracted = pages_extracted + ?, misses = misses + ?,"
+                    " last_extracted_at = ? WHERE site = ?",
+                    [pages, misses, _now(), site],
+                )
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, sqlite3.OperationalError) or "readonly" not in str(exc.__cause__):
+                raise
 
     def site_for_host(self, host: str) -> str | None:
         """Return the stored site key for ``host``: the host itself, else its nearest stored parent domain.

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["Item"]
+from forest.limits import read_file
+
+__all__ = ["Item", "shown"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +30,25 @@ class Item:
     charset: str | None = None
     error: str | None = None
 
-    def read(self) -> bytes:
+    def read(self, max_bytes: int) -> bytes:
         """The page's bytes.
 
+        :param max_bytes: a file over this size is refused unread (Settings.max_page_bytes).
+        :raises ParseError: if its file is not a regular file, or is over ``max_bytes``.
         :raises OSError: if its file cannot be read.
         """
         if self.data is not None:
             return self.data
-        with open(self.source, "rb") as file:
-            return file.read()
+        return read_file(self.source, max_bytes=max_bytes)
+
+
+def shown(text: str) -> str:
+    """``text`` as valid UTF-8, to print or write: a file name's byte that is not UTF-8 (read
+    as a surrogate escape, so that the file can still be opened) becomes ``\\xNN``, and any
+    other lone surrogate ``\\uNNNN``."""
+    return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"

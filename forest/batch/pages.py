@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from forest.batch.item import shown
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
 from forest.extraction import extract
@@ -45,6 +46,11 @@ class Result:
     error: str | None = None
     skipped: bool = False
     counted: str | None = None
+
+    def shown(self) -> Result:
+        """This result with its source and error valid UTF-8 to print (see :func:`forest.batch.item.shown`)."""
+        source, error = shown(self.source), shown(self.error) if self.error is not None else None
+        return self if source is self.source and error is self.error else replace(self, source=source, error=error)
 
     @property
     def miss(self) -> bool:

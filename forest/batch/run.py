@@ -173,7 +173,7 @@ class _Worker:
             article = extract_url(item.source, store=self.writable(), settings=settings,
                                   learn_if_missing=options.learn_from_feed, site=options.site)
             return Result(item.source, article=article)
-        data = item.read()
+        data = item.read(settings.max_page_bytes)
         site = options.site
         url = item.url
         if site is None and url is not None:
@@ -270,8 +270,10 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
     start = time.perf_counter()
     counts: dict[str, list[int]] = {}
     # Open (and create) the store once here: a bad --db fails before any page is read,
-    # and the workers' read-only openings find a forest database.
-    WrapperStore(options.db).close()
+    # and the workers' read-only openings find a forest database.  One that cannot be
+    # written still serves extraction, and counts no pages.
+    with WrapperStore.for_extraction(options.db) as opened:
+        writable = not opened.readonly
     runner = _Runner(options)
     try:
         if options.learn:
@@ -279,6 +281,7 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
         chunks = runner.map(_extract_chunk, lambda worker, chunk: [worker.process(item) for item in chunk], _chunks(inputs, CHUNK))
         for chunk in chunks:
             for result in chunk:
+                result = result.shown()
                 summary.add(result)
                 if result.counted is not None:
                     pages_misses = counts.setdefault(result.counted, [0, 0])
@@ -288,7 +291,7 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
     finally:
         runner.close()
         summary.seconds = time.perf_counter() - start
-    if counts:
+    if counts and writable:
         with WrapperStore(options.db) as store:
             for site, (pages, misses) in counts.items():
                 store.record_extractions(site, pages=pages, misses=misses)
@@ -304,7 +307,7 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
             if item.kind not in ("file", "bytes"):
                 continue  # URLs learn from their feed; errors and skipped records are not pages
             try:
-                data = item.read()
+                data = item.read(options.settings.max_page_bytes)
                 site, url = sample_site(data, item.url, options.site, options.settings)
             except (OSError, ParseError):
                 continue
@@ -318,7 +321,7 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
         with WrapperStore(options.db, readonly=True) as store:
             stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
         tasks = (
-            (site, [(entry.read(), url, entry.charset) for entry, url in kept], counts[site])
+            (site, _read_samples(kept, options.settings.max_page_bytes), counts[site])
             for site, kept in samples.items() if counts[site] > k and site not in stored
         )
         for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks):
@@ -326,6 +329,18 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
                 summary.learned += 1
             else:
                 summary.learn_failed += 1
+
+
+def _read_samples(kept: list[tuple[Item, str | None]], max_bytes: int) -> list[tuple[bytes, str | None, str | None]]:
+    """``(bytes, url, charset)`` of a site's kept pages; a page that cannot be read again (a file changed
+    since the first pass, a WARC record over the size limit) is left out, as learning leaves out unreadable pages."""
+    samples = []
+    for entry, url in kept:
+        try:
+            samples.append((entry.read(max_bytes), url, entry.charset))
+        except (OSError, ParseError):
+            continue
+    return samples
 
 
 def _spill(item: Item, data: bytes, path: Path) -> Item:

@@ -110,13 +110,14 @@ def extract_page(
     of a site with no stored wrapper is extracted cold, by the classifier
     (``method="classifier"``).
 
-    :param store: where wrappers are; default: ``WrapperStore()`` ($FOREST_DB or the user data dir).
+    :param store: where wrappers are; default: ``WrapperStore.for_extraction()`` ($FOREST_DB or the
+        user data dir; read-only when it cannot be written).  A read-only store counts nothing.
     :param declared_charset: the charset the page was served with (an HTTP header's), if known.
     :raises ParseError: if ``data`` is not a readable HTML page.
     :raises StoreError: if the store cannot be read or written.
     """
     if store is None:
-        with WrapperStore() as opened:
+        with WrapperStore.for_extraction() as opened:
             return extract_page(data, site=site, url=url, store=opened, settings=settings,
                                 declared_charset=declared_charset)
     settings = settings or Settings()
