@@ -6,6 +6,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from click.testing import CliRunner
 from eval.warc import WarcPage, response_record
 from forest.batch.warc import warc_items
 from forest.cli import cli
+from forest.demo import ExampleSite
 
 pytest.importorskip("fastwarc", reason="reading WARC files needs FastWARC (the [warc] extra)")
 
@@ -102,3 +106,14 @@ def test_every_bad_record_of_a_file_is_reported_and_the_rest_read_from_a_stream_
         (f"mem.warc#{starts[0]}", "error"), (f"mem.warc#{starts[1]}", "bytes"), (f"mem.warc#{starts[2]}", "error"),
         (f"mem.warc#{starts[3]}", "bytes"), (f"mem.warc#{starts[4]}", "bytes"),
     ]
+
+
+def test_a_fifo_named_like_a_warc_file_is_an_error_record_not_a_hang(tmp_path: Path, example: ExampleSite) -> None:
+    fifo = tmp_path / "crawl.warc.gz"
+    os.mkfifo(fifo)
+    # A subprocess with a deadline: opening a FIFO once waited for a writer, forever.
+    result = subprocess.run([sys.executable, "-m", "forest", "extract", "--jobs", "1", str(fifo), str(example.held_out)],
+                            capture_output=True, text=True, timeout=60, env={**os.environ, "FOREST_DB": str(tmp_path / "f.db")})
+    failed, page = (json.loads(line) for line in result.stdout.splitlines())
+    assert failed == {"source": str(fifo), "error": f"{fifo}: not a regular file (a FIFO); forest reads only regular files"}
+    assert page["method"] == "classifier" and result.returncode == 0
