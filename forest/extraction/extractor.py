@@ -41,13 +41,6 @@ MIN_HEADLINE_WORDS = 3
 MIN_HEADLINE_SHARE = 0.4
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
-# When the classifier would reject more than this share of a region FOREST finds on a
-# page no pattern fits, the page is unlike its training pages (a product or reference
-# page) and the region is trusted instead (see _region_outranks_classifier).
-MAX_REJECTED_SHARE = 0.5
-# ... unless the prose the classifier keeps is at least this share of the site's median region
-# (much lower loses product pages to the classifier; re-measure: `forest eval --split dev --systems forest`).
-MIN_CLASSIFIED_SHARE = 0.5
 
 
 def extract(
@@ -246,19 +239,25 @@ def _cold(
     root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: BlockPredictor | None, with_html: bool,
     url: str | None = None,
 ) -> Article:
-    """A page no learned pattern fits: the classifier's content blocks, or FOREST's region of the page alone."""
+    """A page no learned pattern fits, read as a page of a site forest has not learned: the classifier's
+    content blocks, or FOREST's region of the page alone when the classifier finds too little.
+
+    A learned site's page that no pattern fits gets no weaker method than an unknown site's page:
+    its statistics say nothing trustworthy about a page its patterns do not explain.  Only with the
+    classifier off (``Settings(classifier=False)``, FOREST's variants) is the region of the page alone
+    cleaned as the site's pages are.
+    """
     if classifier is None and settings.classifier:
         classifier = load_default()
     # A page too large for the classifier's features is extracted without it (forest.limits).
     predictions = classifier.predict_blocks(root) if classifier is not None and classifiable(root) else None
-    # The single-page region costs a J x U pass: found only when it can change the outcome.
-    nodes, blocks = _single_page(root, settings, wrapper) if wrapper is not None or predictions is None else ([], [])
-    if predictions is not None and not _region_outranks_classifier(blocks, predictions, wrapper):
+    if predictions is None:
+        nodes, blocks = _single_page(root, settings, wrapper)
+    else:
         content = [p for p in predictions if p.is_content]
         if region.words([p.block for p in content]) >= MIN_CLASSIFIED_WORDS:
             return _classified(content, CLASSIFIER_CONFIDENCE, with_html)
-        if wrapper is None:
-            nodes, blocks = _single_page(root, settings)
+        nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
             # Neither found an article's worth of words (a page whose article is loose text beside
             # a share bar, p = 0.16, and whose region of the page alone is a heading): the
@@ -279,27 +278,6 @@ def _classified(content: Sequence[BlockPrediction], confidence: float, with_html
     """The article of the classifier's content blocks."""
     article = Article(text=region.to_text([p.block for p in content]), method="classifier", confidence=confidence)
     return with_structure(article, structure.from_owned((p.block, p.element) for p in content)) if with_html else article
-
-
-def _region_outranks_classifier(blocks: Sequence[Block], predictions: Sequence[BlockPrediction], wrapper: Wrapper | None) -> bool:
-    """Whether FOREST's single-page region beats the classifier on a page no wrapper pattern fits.
-
-    It does when the region's size is plausible for the site (its learned statistics
-    say so; a site with no wrapper has none, and the classifier decides) and the
-    classifier would still reject most of it: the page is unlike the classifier's
-    training pages.  Product and reference pages fall here, with specifications and
-    code the classifier takes for boilerplate.
-    """
-    if wrapper is None or not wrapper.patterns or not region.plausible(region.words(blocks), wrapper.patterns[0].terms):
-        return False
-    # What the classifier keeps, when it has as many words of prose as the site's articles, is
-    # an article of the site: the region it rejects is then the article with something the site
-    # rarely shows (a photo gallery's captions).  Menus it keeps have no prose.
-    if sum(p.block.words for p in predictions if p.is_content and p.block.is_prose) >= MIN_CLASSIFIED_SHARE * wrapper.patterns[0].terms:
-        return False
-    rejected = {p.block.text for p in predictions if not p.is_content}
-    total = sum(len(b.text) for b in blocks)
-    return sum(len(b.text) for b in blocks if b.text in rejected) > MAX_REJECTED_SHARE * total
 
 
 def _single_page(
