@@ -24,6 +24,10 @@ HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
 # FastWARC detects the compression from the bytes; the name only says "this is a WARC".
 WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
 STDIN = "-"
+# The longest line of an input list read: a path is at most 4,096 bytes (PATH_MAX) and
+# URLs stay well under 64 KB; a longer line means the list is no list (/dev/zero, a binary
+# file), and it is read no further rather than into memory whole.
+MAX_LIST_LINE = 65_536
 
 
 def is_url(argument: str) -> bool:
@@ -65,26 +69,34 @@ class Inputs:
         for argument in self._arguments:
             yield from self._expand(argument)
         for name in self._lists:
+            error: str | None = None
             try:
-                lines = self._read_list(name)
+                for line in self._read_list(name):
+                    entry = line.strip()
+                    if entry and not entry.startswith("#"):
+                        yield from self._expand(entry)
             except OSError as exc:
-                yield Item(name, "error", error=f"cannot read the list {name}: {exc.strerror or exc}")
-                continue
-            for line in lines:
-                entry = line.strip()
-                if entry and not entry.startswith("#"):
-                    yield from self._expand(entry)
+                error = f"cannot read the list {name}: {exc.strerror or exc}"
+            except _LongLine as exc:
+                error = str(exc)
+            if error is not None:
+                yield Item(name, "error", error=error)
 
     def _stream(self) -> IO[bytes]:
         return self._stdin if self._stdin is not None else sys.stdin.buffer
 
-    def _read_list(self, name: str) -> list[str]:
+    def _read_list(self, name: str) -> Iterator[str]:
+        """The lines of the list ``name``, read as they are used (a list of millions of URLs is not held in memory)."""
         if name != STDIN:
-            with open(name, encoding="utf-8", errors="surrogateescape") as file:
-                return file.read().splitlines()
+            # A FIFO is a list as good as a file (`-i <(find ...)`): only its lines are bounded.
+            with open(name, "rb") as file:
+                yield from _lines(file, name)
+            return
         if self._stdin_lines is None:
-            self._stdin_lines = self._stream().read().decode("utf-8", "surrogateescape").splitlines()
-        return self._stdin_lines
+            # Kept: stdin cannot be read twice, and --learn reads the inputs twice.
+            self._stdin_lines = []
+            self._stdin_lines.extend(_lines(self._stream(), name))
+        yield from self._stdin_lines
 
     def _expand(self, argument: str) -> Iterator[Item]:
         if argument == STDIN:
@@ -101,6 +113,21 @@ class Inputs:
             yield from read_warc(argument)
         else:
             yield Item(argument, "file")
+
+
+class _LongLine(ValueError):
+    """A line of an input list too long to be a URL or a path: not a list (a device, a binary file)."""
+
+
+def _lines(stream: IO[bytes], name: str) -> Iterator[str]:
+    """The lines of a list, bytes that are not UTF-8 kept as surrogate escapes (so that a file so named still opens).
+
+    :raises _LongLine: at a line over MAX_LIST_LINE bytes.
+    """
+    while line := stream.readline(MAX_LIST_LINE + 1):
+        if len(line) > MAX_LIST_LINE:
+            raise _LongLine(f"{name}: a line of over {MAX_LIST_LINE:,} bytes: not a list of URLs or paths")
+        yield line.decode("utf-8", "surrogateescape").rstrip("\r\n")
 
 
 def _walk(directory: str) -> Iterator[Item]:

@@ -175,6 +175,16 @@ def test_learning_from_files_skips_a_fifo(tmp_path: Path, fifo: Path, example_pa
     assert "learned example.test" in result.stdout
 
 
+def test_a_list_that_is_no_list_is_an_error_record_not_read_into_memory(tmp_path: Path, example: ExampleSite) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.symlink_to("/dev/zero")
+    result = forest_cli("extract", "--jobs", 1, example.held_out, "-i", listing, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    page, failed = (json.loads(line) for line in result.stdout.splitlines())
+    assert page["method"] == "classifier"
+    assert failed == {"source": str(listing), "error": f"{listing}: a line of over 65,536 bytes: not a list of URLs or paths"}
+
+
 def test_read_file_reads_a_regular_file_and_no_more_than_the_limit(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     page.write_bytes(b"<p>hello</p>")
