@@ -392,8 +392,18 @@ ALLOWED_LINES = [
 
 
 def hashes(text: str) -> list[str]:
-    return [m.group(0) for line in text.splitlines() if not any(a.search(line) for a in ALLOWED_LINES)
-            for m in HASH.finditer(line)]
+    """The commit-like hex strings of ``text``, but on a line that says they are SHA-256 digests,
+    and in the markdown table right after (or under) such a line."""
+    found: list[str] = []
+    digests = False  # in a table of digests
+    for line in text.splitlines():
+        if any(a.search(line) for a in ALLOWED_LINES):
+            digests = True
+            continue
+        digests = digests and (not line.strip() or line.lstrip().startswith("|"))
+        if not digests:
+            found += [m.group(0) for m in HASH.finditer(line)]
+    return found
 
 
 def _comments_and_docstrings(path: Path) -> str:
@@ -409,6 +419,9 @@ def test_the_hash_pattern_finds_commits_and_not_words_or_numbers() -> None:
     assert hashes("measured at 94bd5fa, then at 5db8e44 (see abbe8610)") == ["94bd5fa", "5db8e44", "abbe8610"]
     assert hashes("a facade decade 2026-11-27 1234567 the ebay.com item e88a1cc-like") == []
     assert hashes("sha256 f5664f79a9432ec6") == []
+    table = "Datasets (SHA-256 prefix of the file read):\n\n| dataset | sha256 |\n|---|---|\n| dragnet | `cf86dba5cc9bc51b` |\n"
+    assert hashes(table) == []
+    assert hashes(table + "\nMeasured at 94bd5fa.\n") == ["94bd5fa"]
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=_marks(p)) for p in MARKDOWN if str(p.relative_to(ROOT)) not in ALLOWED_FILES],
