@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError, UnknownSiteError
+from forest.urls import strip_credentials, without_credentials
 
 if TYPE_CHECKING:
     from forest.batch import Inputs
@@ -43,7 +44,8 @@ class CLIError(click.ClickException):
     exit_code = 1
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        # A fetch error names the URL as fetched, password included: never printed.
+        click.echo(f"error: {without_credentials(self.format_message())}", err=True)
 
 
 def _one_line(text: str) -> str:
@@ -267,7 +269,7 @@ def _learn_url(url: str, site: str | None, settings: Settings) -> None:
 
     with _open_store() as store, _fetch_progress("learning the site") as progress:
         wrapper, report = learn_feed(url, store=store, settings=settings, progress=progress, site=site)
-    if report.feed_url != url:
+    if report.feed_url != strip_credentials(url):
         click.echo(f"found the feed {report.feed_url}")
     _print_learned(wrapper, report, {})
 
@@ -450,7 +452,7 @@ def _extract_one(
                 raise
             message = _one_line(str(exc))
             raise CLIError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from exc
-    record = {"source": path, **article.to_dict()}
+    record = {"source": strip_credentials(path), **article.to_dict()}
     if output_format == "json":
         click.echo(json.dumps(record, ensure_ascii=False, indent=2))
     else:
@@ -472,6 +474,10 @@ def _extract_batch(
         if result.skipped:
             continue
         record = result.record()
+        source = strip_credentials(result.source)
+        record["source"] = source
+        if isinstance(record.get("error"), str):
+            record["error"] = without_credentials(record["error"])
         if output_format in ("json", "jsonl"):
             text = json.dumps(record, ensure_ascii=False, indent=2 if output_format == "json" else None)
             if output_format == "json":
@@ -482,9 +488,9 @@ def _extract_batch(
         if result.article is None:
             if summary.pages > 1:
                 click.echo()
-            click.echo(f"==> {result.source} <==\nerror: {result.error}")
+            click.echo(f"==> {source} <==\nerror: {without_credentials(result.error or '')}")
         else:
-            _emit(result.article, record, output_format, first=summary.pages == 1, header=result.source, links=links, images=images)
+            _emit(result.article, record, output_format, first=summary.pages == 1, header=source, links=links, images=images)
     if output_format == "json":
         click.echo("]" if summary.pages else "[]")
     if not summary.pages and not summary.skipped:
@@ -554,7 +560,8 @@ def _health(store: WrapperStore) -> list[str]:
             state = f"{since} misses since learned (relearned from its feed at {every})"
         else:
             state = f"{since} misses since learned: the next `forest extract URL` of one of its pages relearns it from its feed"
-        lines.append(f"{health.site}: {state}; feed {health.feed_url}")
+        # Learning stores the feed URL without credentials; a database written before may hold some.
+        lines.append(f"{health.site}: {state}; feed {strip_credentials(health.feed_url or '')}")
     return lines
 
 
@@ -565,6 +572,11 @@ def show(site: str) -> None:
     """Print the stored wrapper of SITE as JSON."""
     with _open_store(readonly=True) as store:
         wrapper = store.get(site)
+    # Learning stores feed and sample URLs without credentials; a database written before may hold some.
+    if isinstance(wrapper.get("feed_url"), str):
+        wrapper["feed_url"] = strip_credentials(wrapper["feed_url"])
+    if isinstance(wrapper.get("sample"), list):
+        wrapper["sample"] = [strip_credentials(u) if isinstance(u, str) else u for u in wrapper["sample"]]
     click.echo(json.dumps(wrapper, ensure_ascii=False, indent=2))
 
 
@@ -643,14 +655,16 @@ def serve(host: str, port: int, allow_private: bool = False) -> None:
         raise CLIError(
             f"forest serve needs the web extra ({exc.name or exc} is missing): pip install 'forest-extract[web]'"
         ) from exc
-    from forest.webapp.safety import LOOPBACK_HOSTS
+    from forest.webapp.safety import bind_name, served_hosts
 
-    # Bound to loopback, only loopback names are served (DNS rebinding); bound to a
-    # network address on purpose, whatever name the network uses for this machine.
+    # Bound to loopback (any spelling: 127.0.0.2, localhost., [::1]...), only loopback
+    # names and the bind name are served (DNS rebinding); bound to a network address on
+    # purpose, whatever name the network uses for this machine.
     from forest.config import FetchSettings, Settings
 
+    host = bind_name(host) if host.startswith("[") else host  # uvicorn binds ::1, not [::1]
     app = create_app(click.get_current_context().meta.get(_DB), settings=Settings(fetch=FetchSettings(allow_private=allow_private)),
-                     allowed_hosts=LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else None)
+                     allowed_hosts=served_hosts(host))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"serving http://{shown}:{port}/ (wrappers and jobs in {app.state.forest.db_path}); Ctrl-C stops", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -105,6 +107,53 @@ class _TooLarge(Exception):
 # Host names a local server answers to.  Any other Host header is a page of another
 # site whose name was pointed at 127.0.0.1 (DNS rebinding) to read the app as its own.
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def bind_name(host: str) -> str:
+    """``host`` as a Host header's name reads: lower case, no brackets, no trailing dot (``[::1]`` is ``::1``)."""
+    name = host.strip().lower()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    return name.rstrip(".")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a server bound to ``host`` listens on loopback only.
+
+    Every spelling counts: any 127.0.0.0/8 address, short and numeric IPv4 forms as
+    the resolver reads them (``127.1``, ``2130706433``), ``::1`` with or without
+    brackets, ``::ffff:127.0.0.1``, ``localhost`` with a trailing dot, and a name
+    whose every address is loopback.  A name that does not resolve counts too: the
+    server cannot bind it, and the check staying on costs nothing.
+    """
+    name = bind_name(host)
+    if not name:
+        return False  # an empty address binds every interface
+    if name == "localhost" or name.endswith(".localhost"):
+        return True  # RFC 6761: localhost and its subdomains are loopback, whatever DNS says
+    try:
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)}
+    except (OSError, UnicodeError, ValueError):
+        return True
+    return bool(addresses) and all(_loopback_address(address) for address in addresses)
+
+
+def _loopback_address(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # an IPv6 scope ("fe80::1%eth0") is not part of it
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def served_hosts(bind_host: str) -> frozenset[str] | None:
+    """The Host names a server bound to ``bind_host`` answers: loopback names and the bind
+    name itself for a loopback address, None (any) for an address bound on purpose to a network."""
+    if not is_loopback(bind_host):
+        return None
+    return LOOPBACK_HOSTS | {bind_name(bind_host)}
 
 
 class LimitAndProtect:
