@@ -36,6 +36,13 @@ FEED_LINK_TYPES = frozenset({
 # with both a DOCTYPE and an entity declaration is refused before any parser sees it.
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
 _ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
+# Character and entity references ("&amp;", "&#233;") a feed may hold.  feedparser handles
+# each one in Python, some 6 us apiece, linear in them: 800,000 took 4.6 s, and a 10 MB
+# feed of nothing else (2,000,000) 15 s (`python -m eval.fuzz --kind feeds`, case huge_text).
+# lxml parses a page's in C, so pages need no such limit.  A feed of 100 items with 1,000
+# escaped tags each holds some 200,000; 500,000 parse in about 3 s.
+MAX_REFERENCES = 500_000
+_REFERENCE = re.compile(rb"&#?[A-Za-z0-9]+;")
 # Bozo reasons that say only that the server labelled the feed oddly (text/html, a wrong charset).
 _BENIGN = (feedparser.NonXMLContentType, feedparser.CharacterEncodingOverride)
 _TAG = re.compile(r"<[^>]*>")
@@ -126,12 +133,14 @@ def check_no_entities(body: bytes, url: str) -> None:
 
 
 def check_feed_limits(body: bytes, url: str, *, max_bytes: int = 10_000_000) -> None:
-    """Refuse a feed over the limits pages have: size, elements, attributes per element, nesting depth.
+    """Refuse a feed over the limits pages have (size, elements, attributes per element, nesting
+    depth) and over MAX_REFERENCES character and entity references.
 
     Checked before feedparser sees the bytes: its attribute handling is quadratic in one
-    element's attributes (40,000 took 23 s) and it keeps every open element.
+    element's attributes (40,000 took 23 s), it keeps every open element, and it handles
+    each element and reference in Python.
 
-    :raises FeedError: naming the limit (forest.limits) the feed is over.
+    :raises FeedError: naming the limit (in forest.limits, or MAX_REFERENCES) the feed is over.
     """
     try:
         check_size(len(body), max_bytes, source=url, what="feed")
@@ -139,6 +148,15 @@ def check_feed_limits(body: bytes, url: str, *, max_bytes: int = 10_000_000) -> 
         check_markup(_ascii_view(body).decode("latin-1"), source=url, xml=True)
     except ParseError as exc:
         raise FeedError(f"{exc}; refused before parsing the feed", url=url) from exc
+    # Every reference holds an '&': the count of those (a fraction of a millisecond) spares the exact one.
+    if body.count(b"&") > MAX_REFERENCES:
+        references = sum(1 for _ in _REFERENCE.finditer(_ascii_view(body)))
+        if references > MAX_REFERENCES:
+            raise FeedError(
+                f"{url}: the feed holds {references:,} character and entity references, over the {MAX_REFERENCES:,} "
+                "forest reads (forest.net.feed.MAX_REFERENCES); refused before parsing the feed",
+                url=url,
+            )
 
 
 def looks_like_html(body: bytes) -> bool:

@@ -27,7 +27,7 @@ from forest.cli import cli
 from forest.demo import ExampleSite
 from forest.errors import FeedError, ParseError
 from forest.limits import MAX_ATTRIBUTES, MAX_DEPTH, MAX_START_TAGS, read_file, xml_depth
-from forest.net.feed import parse_feed
+from forest.net.feed import MAX_REFERENCES, parse_feed
 from forest.storage import WrapperStore
 
 FEED_URL = "http://feeds.test/rss.xml"
@@ -82,6 +82,15 @@ def test_a_feed_with_more_elements_than_a_page_may_have_is_refused_before_parsin
     with pytest.raises(FeedError, match="MAX_START_TAGS"):
         parse_feed(feed().replace(b"</channel>", items + b"</channel>"), FEED_URL)
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_feed_of_millions_of_references_is_refused_before_parsing() -> None:
+    body = feed().replace(b"<description>", b"<description>" + b"&amp;" * (MAX_REFERENCES + 1))
+    start = time.perf_counter()
+    with pytest.raises(FeedError, match="500,001 character and entity references.*MAX_REFERENCES"):
+        parse_feed(body, FEED_URL)
+    assert time.perf_counter() - start < 1.0
+    assert parse_feed(body.replace(b"&amp;", b"", 2), FEED_URL).items  # at the limit: read
 
 
 @pytest.mark.parametrize("date", ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59-01:00"])
