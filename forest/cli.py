@@ -459,6 +459,35 @@ def _extract_one(
         _emit(article, record, output_format, first=True, links=links, images=images)
 
 
+class _BatchMeter:
+    """The batch's progress on a terminal's stderr, one line rewritten in place: pages done, rate, failures."""
+
+    # Seconds between two redraws: often enough to see it move, rarely enough to cost nothing.
+    EVERY = 0.5
+
+    def __init__(self, summary: Any) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._summary = summary
+        self._started = self._next = self._clock()
+        self._shown = False
+
+    def update(self) -> None:
+        now = self._clock()
+        if now < self._next:
+            return
+        self._next = now + self.EVERY
+        done, failed = self._summary.pages, self._summary.failed
+        rate = done / (now - self._started) if now > self._started else 0.0
+        click.echo(f"\rforest: {done} pages, {rate:.1f} pages/s, {failed} failed\033[K", err=True, nl=False)
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            click.echo("\r\033[K", err=True, nl=False)
+
+
 def _extract_batch(
     inputs: Inputs, site: str | None, settings: Settings, output_format: str, *, learn_k: int | None, jobs: int | None,
     learn_if_missing: bool, links: bool, images: bool,
@@ -470,7 +499,10 @@ def _extract_batch(
     options = Options(db=ctx.meta.get(_DB), site=site, settings=settings, learn=learn_k, learn_from_feed=learn_if_missing,
                       jobs=jobs or default_jobs(), debug=bool(ctx.meta.get(_DEBUG)))
     summary = Summary()
+    meter = _BatchMeter(summary) if sys.stderr.isatty() else None
     for result in run_batch(inputs, options, summary):
+        if meter is not None:
+            meter.update()
         if result.skipped:
             continue
         record = result.record()
@@ -491,6 +523,8 @@ def _extract_batch(
             click.echo(f"==> {source} <==\nerror: {without_credentials(result.error or '')}")
         else:
             _emit(result.article, record, output_format, first=summary.pages == 1, header=source, links=links, images=images)
+    if meter is not None:
+        meter.clear()
     if output_format == "json":
         click.echo("]" if summary.pages else "[]")
     if not summary.pages and not summary.skipped:
