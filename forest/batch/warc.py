@@ -120,6 +120,10 @@ class _Bytes:
             return end + len(tail) - len(rest)
         return None
 
+    def padding(self, offset: int) -> bool:
+        """Whether the file holds only blank lines or NUL bytes from ``offset`` to its end (as some writers leave)."""
+        return self.size - offset <= 4096 and not self.read_at(offset, 4096).strip(b"\r\n\t \x00")
+
     def plain_start(self, offset: int) -> int:
         """Where the uncompressed record FastWARC read at ``offset`` starts: after any stray
         version lines before its own (garbage "WARC/1.1" lines that FastWARC reads past)."""
@@ -288,7 +292,7 @@ def _records(records: Iterable[Any], name: str, max_bytes: int, data: _Bytes | N
             return data.after_member(previous)
         after = member
     yield from _flush(pending)
-    if data is not None and after < data.size:
+    if data is not None and after < data.size and not data.padding(after):
         # FastWARC stopped before the end of the file without a word: what follows is no record it can read.
         yield _bad(name, after, "bytes that are not a WARC record")
         return data.next_record(after + 1)
@@ -317,6 +321,8 @@ def _unreadable(
     # The record being read, else the one after the last read.
     bad = offset if offset is not None else start if previous is None else data.member_end(previous) if data.gzip else after
     bad = bad if bad is not None else previous if previous is not None else start
+    if previous is not None and bad > previous and data.padding(bad):
+        return None  # blank lines after the last record, which FastWARC takes for the start of another
     yield _bad(name, bad, f"not a readable WARC file ({why})" if previous is None else f"unreadable record ({why})")
     return data.next_record(bad + 1)
 

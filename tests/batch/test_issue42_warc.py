@@ -117,3 +117,10 @@ def test_a_fifo_named_like_a_warc_file_is_an_error_record_not_a_hang(tmp_path: P
     failed, page = (json.loads(line) for line in result.stdout.splitlines())
     assert failed == {"source": str(fifo), "error": f"{fifo}: not a regular file (a FIFO); forest reads only regular files"}
     assert page["method"] == "classifier" and result.returncode == 0
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_blank_lines_after_the_last_record_are_no_error(gzipped: bool) -> None:
+    records = [gzip.compress(r) if gzipped else r for r in RECORDS[:2]]
+    items = list(warc_items(io.BytesIO(b"".join(records) + b"\r\n\r\n"), "padded.warc"))
+    assert [(i.source, i.kind) for i in items] == [(f"padded.warc#{at}", "bytes") for at in offsets(records)]
