@@ -32,6 +32,11 @@ TRAIN_DATASETS = ("cleaneval", "dragnet", "readability")
 # ...never from a page of a site that occurs in an evaluation set: the page-level test sets,
 # the site-level datasets, and the held-out quarter of CleanEval's sites.
 EVAL_DATASETS = ("scrapinghub", "l3s_gn1", "cleanportaleval", "wceb2026")
+# Modern pages (2025, seven page types) learn too, but only those whose site (or URL: wceb2026
+# shares 256 of its URLs with wcxb_dev) occurs in no evaluation dataset at all: besides the
+# above, every site of cleaneval, dragnet and big9, whose pages forest eval scores site by site.
+MODERN_DATASET = "wcxb_dev"
+MODERN_EXCLUDED_DATASETS = (*EVAL_DATASETS, "cleaneval", "dragnet", "big9")
 # Sites with this many pages in a training dataset are site-level evaluation material (forest
 # eval learns wrappers from 5 of their pages), so a wrapper the classifier shaped is never scored on a training page.
 SITE_LEVEL_PAGES = 5
@@ -81,6 +86,34 @@ def usable(sample: Sample) -> bool:
     return bool(sample.gold_text.strip()) and (coverage is None or coverage >= MIN_COVERAGE)
 
 
+def site_key(site: str) -> str:
+    """A site's domain, comparable across datasets: big9's ``cnn.com@2013`` and cleanportaleval's
+    ``washingtonpost.com_blog1`` name their domain first; ``www.`` is dropped."""
+    domain = site.split("@", 1)[0].split("_", 1)[0].lower()
+    return domain.removeprefix("www.")
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusions:
+    """Sites (:func:`site_key`) and URLs whose pages may never train the model."""
+
+    sites: frozenset[str]
+    urls: frozenset[str]
+
+    def excludes(self, sample: Sample) -> bool:
+        """Whether ``sample`` must stay out of training."""
+        return site_key(sample.site) in self.sites or (sample.url or "") in self.urls
+
+
+def modern_exclusions(loaded: dict[str, list[Sample]], modern: Sequence[Sample]) -> Exclusions:
+    """Every site and URL of :data:`MODERN_EXCLUDED_DATASETS` (``loaded`` by name), and the
+    modern dataset's own sites with :data:`SITE_LEVEL_PAGES` or more pages."""
+    sites = {site_key(s.site) for name in MODERN_EXCLUDED_DATASETS for s in loaded[name]}
+    sites |= {site_key(site) for site in by_site(modern, min_pages=SITE_LEVEL_PAGES)}
+    urls = {s.url for name in MODERN_EXCLUDED_DATASETS for s in loaded[name] if s.url}
+    return Exclusions(frozenset(sites), frozenset(urls))
+
+
 @dataclass(frozen=True, slots=True)
 class Split:
     """Which pages train the default model and which evaluate it (never a site in both)."""
@@ -88,18 +121,30 @@ class Split:
     train: list[Sample]
     evaluation: dict[str, list[Sample]]  # dataset -> pages scored page-level
     excluded_sites: frozenset[str]
+    # The modern pages among ``train``, and the rule that chose them (empty without modern pages).
+    modern: list[Sample] = field(default_factory=list)
+    modern_excluded: Exclusions = Exclusions(frozenset(), frozenset())
 
 
-def default_split(root: Path | None = None) -> Split:
-    """The split of the shared datasets used for the shipped model (see docs/classifier.md)."""
-    loaded = {name: load(name, root=root) for name in (*TRAIN_DATASETS, *EVAL_DATASETS)}
+def default_split(root: Path | None = None, *, modern: bool = True) -> Split:
+    """The split of the shared datasets used for the shipped model (see docs/classifier.md).
+
+    :param modern: add the modern dataset's allowed pages (:func:`modern_exclusions`) to ``train``.
+    """
+    names = dict.fromkeys((*TRAIN_DATASETS, *EVAL_DATASETS, *(MODERN_EXCLUDED_DATASETS if modern else ())))
+    loaded = {name: load(name, root=root) for name in names}
     cleaneval_test = [s for s in loaded["cleaneval"] if is_cleaneval_test_site(s.site)]
     excluded = {s.site for name in EVAL_DATASETS for s in loaded[name]} | {s.site for s in cleaneval_test}
     for name in TRAIN_DATASETS:
         excluded |= set(by_site(loaded[name], min_pages=SITE_LEVEL_PAGES))
     train = [s for name in TRAIN_DATASETS for s in loaded[name] if s.site not in excluded and usable(s)]
     evaluation = {"scrapinghub": loaded["scrapinghub"], "l3s_gn1": loaded["l3s_gn1"], "cleaneval": cleaneval_test}
-    return Split(train, evaluation, frozenset(excluded))
+    if not modern:
+        return Split(train, evaluation, frozenset(excluded))
+    pages = load(MODERN_DATASET, root=root)
+    rule = modern_exclusions(loaded, pages)
+    allowed = [s for s in pages if usable(s) and not rule.excludes(s)]
+    return Split(train + allowed, evaluation, frozenset(excluded), allowed, rule)
 
 
 def page_rows(sample: Sample, units: Sequence[str] = ("blocks",), *, n_hash: int = N_HASH, edges: bool = False) -> PageRows | None:
@@ -244,7 +289,9 @@ def train_default(
                               progress=progress)  # fmt: skip
     notes["rule"] = (
         f"pages of {', '.join(TRAIN_DATASETS)} with usable gold (coverage >= {MIN_COVERAGE}), except sites of "
-        f"{', '.join(EVAL_DATASETS)}, CleanEval's held-out sites and sites with >= {SITE_LEVEL_PAGES} pages"
+        f"{', '.join(EVAL_DATASETS)}, CleanEval's held-out sites and sites with >= {SITE_LEVEL_PAGES} pages; "
+        f"pages of {MODERN_DATASET} with usable gold, except sites and URLs of {', '.join(MODERN_EXCLUDED_DATASETS)} "
+        f"and its sites with >= {SITE_LEVEL_PAGES} pages"
     )
     if out is not None:
         save(classifier, out, notes)

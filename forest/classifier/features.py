@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
+from lxml import etree
 
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 # Bumped whenever a column changes meaning: a model file records the version it was trained on.
 FEATURE_VERSION = 1
 UNITS = ("blocks", "tags")
-GROUPS = ("node", "ancestors", "descendants", "text", "tokens")
+GROUPS = ("node", "ancestors", "descendants", "text", "modern", "tokens")
 # The ablation of Table 3.4: each feature set adds one group to the previous one.
 FEATURE_SETS: dict[str, tuple[str, ...]] = {name: GROUPS[: i + 1] for i, name in enumerate(GROUPS)}
 # The thesis's depth of context: 5 ancestors, 5 levels of descendants.
@@ -126,8 +127,24 @@ def attribute_tokens(value: str) -> tuple[str, ...]:
 
     ``"NavBar nav-bar post-1234"`` gives ``("nav", "bar", "nav", "bar", "post")``.
     """
+    return _tokens(value, drop_hashes=False)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def name_tokens(value: str) -> tuple[str, ...]:
+    """:func:`attribute_tokens` without the words that are generated hashes (:func:`is_hashed_name`):
+    the tokens of a model that reads the "modern" group.
+
+    ``"sc-1pfx6hk-0 bXYFQI title__3xY7z"`` gives ``("sc", "title")``.
+    """
+    return _tokens(value, drop_hashes=True)
+
+
+def _tokens(value: str, *, drop_hashes: bool) -> tuple[str, ...]:
     out: list[str] = []
     for word in _SPLIT.split(value):
+        if drop_hashes and is_hashed_name(word):
+            continue
         for part in _CAMEL.findall(word):
             if not part.isdigit():
                 out.append(part.lower())
@@ -181,6 +198,7 @@ def group_columns() -> dict[str, tuple[int, int]]:
         "ancestors": N_ANCESTORS * (len(NODE_COLUMNS) + N_TAGS),
         "descendants": N_LEVELS * (len(LEVEL_COLUMNS) + N_TAGS),
         "text": len(TEXT_COLUMNS),
+        "modern": len(MODERN_COLUMNS),
     }
     ranges, start = {}, 0
     for name, size in sizes.items():
@@ -198,11 +216,14 @@ def feature_names() -> list[str]:
         + [f"anc{k}.{c}" for k in range(1, N_ANCESTORS + 1) for c in node]
         + [f"desc{k}.{c}" for k in range(1, N_LEVELS + 1) for c in level]
         + [f"text.{c}" for c in TEXT_COLUMNS]
+        + [f"modern.{c}" for c in MODERN_COLUMNS]
     )
 
 
-def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]]]:
-    """Node features of every element (log-scaled counts), its level-aggregate base, and its class/id tokens."""
+def _node_matrix(tree: PageTree, modern: bool = True) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]], np.ndarray]:
+    """Node features of every element (log-scaled counts), its level-aggregate base, its class/id
+    tokens, and whether its class names a CSS-in-JS hash (``modern``: such names are no tokens;
+    otherwise they are, and the flags are 0, as a model without the "modern" group learned them)."""
     n = len(tree)
     attributes = tree.attributes()
     classes = [a.get("class") or "" for a in attributes]
@@ -217,7 +238,8 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
         if len(a) > 1:
             extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
         hidden[i] = _is_hidden(a)
-    tokens = [attribute_tokens(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
+    split = name_tokens if modern else attribute_tokens
+    tokens = [split(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
     microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
     same_tag = _same_tag_siblings(tree)
     # Integer counts: subtree_sums then takes its exact running-sum path.
@@ -264,7 +286,13 @@ def _node_matrix(tree: PageTree) -> tuple[np.ndarray, np.ndarray, list[tuple[str
     onehot = np.zeros((n, N_TAGS))
     onehot[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tree.tags, itertools.repeat(N_TAGS - 1)), dtype=np.intp, count=n)] = 1.0
     level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
-    return np.hstack([numeric, onehot]), level_base, tokens
+    hashed = np.fromiter(map(_hashed_class, classes), dtype=np.float64, count=n) if modern else np.zeros(n)
+    return np.hstack([numeric, onehot]), level_base, tokens, hashed
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _hashed_class(value: str) -> bool:
+    return any(map(is_hashed_name, _SPLIT.split(value))) if value else False
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
@@ -320,29 +348,34 @@ def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np
     return out[inverse.ravel()]
 
 
-def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH) -> tuple[Features, np.ndarray]:
+def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH, modern: bool = True) -> tuple[Features, np.ndarray]:
     """Feature rows of one page and the element each row describes.
 
     ``unit="blocks"``: one row per text block (``tree.blocks``), described by its owner element
     and its own text.  ``unit="tags"``: one row per element with text, described by its subtree.
+
+    :param modern: compute the "modern" group and leave hashed class names out of the tokens.
+        Off, the group is zeros and the tokens are those of a model trained without it.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    node, level_base, tokens = _node_matrix(tree)
+    node, level_base, tokens, hashed = _node_matrix(tree, modern)
     spans = None
     if unit == "blocks":
         rows = tree.owner
         text = block_text_features(tree)
+        landmarks = _modern_matrix(tree, rows, hashed) if modern else np.zeros((len(rows), len(MODERN_COLUMNS)))
     else:
         chars = tree.subtree_sums(tree.own_chars)
         rows = np.flatnonzero(chars > 0)
         text = tag_text_features(tree, rows, chars)
+        landmarks = _modern_matrix(tree, rows, hashed) if modern else np.zeros((len(rows), len(MODERN_COLUMNS)))
     ancestors = _ancestors(tree, rows)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, rows)
     # The groups written side by side straight into float32 (the same rounding as astype).
-    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
+    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text, landmarks]
     dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)
     start = 0
     for part in parts:
@@ -411,3 +444,109 @@ def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
         np.minimum.at(first, parent[rows], first[rows])
         np.maximum.at(last, parent[rows], last[rows])
     return np.stack([first[chain], last[chain]], axis=2).astype(np.int32)
+
+
+# --- The "modern" group: landmarks, hiding, og:type and CSS-in-JS class names ---------------------
+
+# Landmarks: an HTML5 element or an ARIA role marks each; a block inherits every landmark it lies in.
+# (<footer>, <nav> and figure captions are settled before the model, by blocks.not_article.)
+_LANDMARKS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset(("main",)), frozenset(("main",))),
+    (frozenset(("article",)), frozenset(("article",))),
+    (frozenset(("aside",)), frozenset(("complementary",))),
+    (frozenset(("header",)), frozenset(("banner",))),
+    (frozenset(("dialog",)), frozenset(("dialog", "alertdialog", "alert"))),
+    (frozenset(("form",)), frozenset(("search", "form"))),
+)
+# Each landmark's tags, as the index of the landmark (one lookup per element for all of them).
+_LANDMARK_OF_TAG = {tag: k for k, (names, _) in enumerate(_LANDMARKS) for tag in names}
+_LANDMARK_OF_ROLE = {role: k for k, (_, roles) in enumerate(_LANDMARKS) for role in roles}
+MODERN_COLUMNS = (
+    "in_main in_article in_aside in_header in_dialog in_form in_aria_hidden in_largest_article "
+    "page_articles page_main_share og_article hashed_class page_hashed_classes".split()
+)
+
+
+def _modern_matrix(tree: PageTree, rows: np.ndarray, hashed: np.ndarray) -> np.ndarray:
+    """The "modern" columns of ``rows`` (element indices)."""
+    n = len(tree)
+    attributes = tree.attributes()
+    landmark = np.fromiter(map(_LANDMARK_OF_TAG.get, tree.tags, itertools.repeat(-1)), dtype=np.int64, count=n)
+    # One pass over the few marked elements: their role's landmark, and whether they hide.
+    role_element: list[int] = []
+    role_landmark: list[int] = []
+    aria_hidden: list[int] = []
+    for i in tree.marked():
+        a = attributes[i]
+        k = _LANDMARK_OF_ROLE.get((a.get("role") or "").lower())
+        if k is not None:
+            role_element.append(i)
+            role_landmark.append(k)
+        if a.get("aria-hidden") == "true" or "hidden" in a:
+            aria_hidden.append(i)
+    by_role = np.asarray(role_element, dtype=np.int64)
+    role_of = np.asarray(role_landmark, dtype=np.int64)
+    out = np.zeros((len(rows), len(MODERN_COLUMNS)))
+    chars = tree.subtree_sums(tree.own_chars)
+    total = max(float(chars[0]), 1.0)
+    for k in range(len(_LANDMARKS)):
+        starts = landmark == k
+        starts[by_role[role_of == k]] = True
+        roots = np.flatnonzero(starts)
+        out[:, k] = _inside(tree, roots)[rows]
+        if k == 0:
+            out[:, 9] = chars[roots].max(initial=0.0) / total
+        elif k == 1:
+            out[:, 8] = np.log1p(len(roots))
+            if len(roots):
+                out[:, 7] = _inside(tree, roots[np.argmax(chars[roots])][None])[rows]
+    out[:, 6] = _inside(tree, np.asarray(aria_hidden, dtype=np.int64))[rows]
+    out[:, 10] = _og_article(tree.elements[0])
+    out[:, 11] = hashed[rows]
+    out[:, 12] = hashed.mean() if n else 0.0
+    return out
+
+
+def _inside(tree: PageTree, roots: np.ndarray) -> np.ndarray:
+    # A subtree is a stretch of the document order: count the roots open at each element.
+    if not len(roots):
+        return np.zeros(len(tree))
+    n = len(tree) + 1
+    inside = np.bincount(roots, minlength=n) - np.bincount(tree.last[roots] + 1, minlength=n)
+    return (np.cumsum(inside[:-1]) > 0).astype(np.float64)
+
+
+def _og_article(body: etree._Element) -> bool:
+    """Whether the page's ``og:type`` says ``article``: the page's own word on its type.
+
+    (JSON-LD ``@type`` and ``articleBody`` would say more, but ``forest.html.parse_html`` removes
+    scripts before the classifier sees the tree.)
+    """
+    head = body.getparent()
+    for meta in head.iter("meta") if head is not None else ():
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            return (meta.get("content") or "").strip().lower() == "article"
+    return False
+
+
+# CSS-in-JS class names (styled-components' ``sc-1pfx6hk-0 bXYFQI``, emotion's ``css-1dbjc4n``,
+# CSS modules' ``title__3xY7z``) are hashes of a style: read as words they would give random tokens.
+_LETTERS_THEN_DIGITS = re.compile(r"[A-Za-z]+\d*")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def is_hashed_name(word: str) -> bool:
+    """Whether a class/id word (between punctuation) looks like a generated hash, not a name.
+
+    ``1pfx6hk``, ``3xY7z`` (letters and digits mixed, not a name followed by a number) and
+    ``bXYFQI``, ``kGrvJE`` (5 to 8 letters whose capitals do not start words of 3 or more) are;
+    ``post1234``, ``NavBar``, ``iPhone`` are not.
+    """
+    if len(word) < 5:
+        return False
+    if word.isalpha():
+        if len(word) > 8 or sum(map(str.isupper, word)) < 2 or word.isupper():
+            return False
+        return any(len(part) <= 2 for part in _CAMEL.findall(word))
+    has_digit = any(c.isdigit() for c in word)
+    return has_digit and not word.isdigit() and _LETTERS_THEN_DIGITS.fullmatch(word) is None

@@ -145,7 +145,9 @@ class BlockPredictor:
         tree = walk(body)
         if not tree.blocks:
             return []
-        features, _ = page_features(tree, "blocks", n_hash=self.n_hash)
+        # A model trained before the "modern" group (its groups lack it) reads neither the group
+        # nor the tokens without hashed class names: computing them would only cost time.
+        features, _ = page_features(tree, "blocks", n_hash=self.n_hash, modern="modern" in self.groups)
         p = self._positive(features)
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.  Nor are a

@@ -17,6 +17,7 @@ from forest.classifier.features import (
     group_columns,
     hash_tokens,
     hasher,
+    name_tokens,
     page_features,
 )
 from forest.classifier.text import TEXT_COLUMNS
@@ -142,7 +143,7 @@ def test_block_stats_equal_text_stats(texts: list[str]) -> None:
 def test_columns_cover_the_names_once() -> None:
     ranges = group_columns()
     assert list(ranges) == [g for g in GROUPS if g != "tokens"]
-    assert ranges["text"][1] == len(feature_names()) == len(set(feature_names()))
+    assert ranges["modern"][1] == len(feature_names()) == len(set(feature_names()))
 
 
 def test_block_feature_shapes() -> None:
@@ -229,3 +230,80 @@ def test_not_article_is_captions_footers_and_navigation_with_their_subtrees() ->
     assert not_article(t).tolist() == [
         False, False, False, True, True, True, False, False, False, True, True, True, True, True, True, False, False, True, True,
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("sc-1pfx6hk-0 bXYFQI", ("sc",)),  # styled-components
+        ("css-1dbjc4n r-1awozwy", ("css", "r")),  # emotion, react-native-web
+        ("Header_title__3xY7z", ("header", "title")),  # CSS modules
+        ("post1234 NavBar iPhone HTMLPage", ("post", "nav", "bar", "i", "phone", "html", "page")),
+    ],
+    ids=["styled-components", "emotion", "css-modules", "names-kept"],
+)
+def test_css_in_js_hashes_are_not_read_as_words(value: str, expected: tuple[str, ...]) -> None:
+    assert name_tokens(value) == expected
+
+
+MODERN_PAGE = """<html><head>
+<meta property="og:type" content="article">
+<script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+  {"@type": "WebPage"}, {"@type": ["NewsArticle"], "articleBody": "The storm reached the coast on Monday night."}]}</script>
+<script type="application/ld+json">{not json</script>
+</head><body>
+<header role="banner"><div class="sc-1pfx6hk-0 bXYFQI">Site name and a slogan</div></header>
+<div role="dialog">We use cookies on this site.</div>
+<main><article><p>The storm reached the coast on Monday night.</p>
+<div aria-hidden="true">Share this</div></article>
+<aside>Most read today elsewhere</aside></main>
+<article><p>Another teaser</p></article>
+</body></html>"""
+
+
+def modern_row(t, text: str) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    features, _ = page_features(t, "blocks")
+    row = [b.text for b in t.blocks].index(text)
+    names = feature_names()
+    start = group_columns()["modern"][0]
+    return {n.removeprefix("modern."): float(v) for n, v in zip(names[start:], features.dense[row, start:])}
+
+
+def test_modern_columns_read_landmarks_hiding_og_type_and_hashed_classes() -> None:
+    t = tree(MODERN_PAGE)
+    article = modern_row(t, "The storm reached the coast on Monday night.")
+    assert article["in_main"] == article["in_article"] == article["in_largest_article"] == 1.0
+    assert article["in_aside"] == article["in_header"] == article["in_dialog"] == article["in_aria_hidden"] == 0.0
+    assert article["og_article"] == 1.0
+    assert article["page_articles"] == pytest.approx(np.log1p(2))
+    assert modern_row(t, "Share this")["in_aria_hidden"] == 1.0
+    assert modern_row(t, "Most read today elsewhere")["in_aside"] == 1.0
+    assert modern_row(t, "We use cookies on this site.")["in_dialog"] == 1.0
+    teaser = modern_row(t, "Another teaser")
+    assert teaser["in_article"] == 1.0 and teaser["in_largest_article"] == teaser["in_main"] == 0.0
+    header = modern_row(t, "Site name and a slogan")
+    assert header["in_header"] == header["hashed_class"] == 1.0 and header["page_hashed_classes"] > 0
+
+
+def test_modern_columns_of_a_page_without_landmarks_are_zero() -> None:
+    row = modern_row(tree(), "Storm hits the coast")
+    assert set(row.values()) == {0.0}
+
+
+def test_without_the_modern_group_the_rows_are_those_of_a_model_trained_before_it() -> None:
+    t = tree(MODERN_PAGE)
+    full, _ = page_features(t, "blocks")
+    before, _ = page_features(t, "blocks", modern=False)
+    start = group_columns()["modern"][0]
+    assert not before.dense[:, start:].any() and full.dense[:, start:].any()
+    # The hashed class names are tokens again, as the shipped model learned them (n_tokens and the hashes).
+    assert before.hashed.nnz > full.hashed.nnz
+    assert np.array_equal(before.dense[:, :start] != full.dense[:, :start], _token_count_columns(before.dense[:, :start] != full.dense[:, :start]))
+
+
+def _token_count_columns(differs: np.ndarray) -> np.ndarray:
+    # Only the class/id token counts (of the element and its ancestors) may differ.
+    allowed = np.zeros(differs.shape[1], dtype=bool)
+    names = feature_names()
+    allowed[[i for i in range(differs.shape[1]) if names[i].endswith("n_tokens")]] = True
+    return differs & allowed
