@@ -93,6 +93,30 @@ def test_a_feed_of_millions_of_references_is_refused_before_parsing() -> None:
     assert parse_feed(body.replace(b"&amp;", b"", 2), FEED_URL).items  # at the limit: read
 
 
+@pytest.mark.parametrize("content_type", ["application/rss+xml", "text/xml", "application/xml; charset=utf-8"])
+def test_a_feed_no_declared_charset_decodes_is_read_without_a_whole_document_detector(
+    content_type: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Undecodable bytes sent feedparser to chardet, which read the whole feed in Python: 81 s over 8 MB.
+    chardet = pytest.importorskip("chardet", reason="feedparser calls chardet only when it is installed")
+
+    def refuse(data: bytes) -> None:
+        raise AssertionError(f"chardet ran over {len(data):,} bytes")
+
+    monkeypatch.setattr(chardet, "detect", refuse)
+    body = feed().replace(b"<title>One</title>", "<title>Café ÿ</title>".encode("utf-8", "surrogateescape")
+                          .replace(b"\xc3\xbf", b"\xff") + b"<!-- \x81\xfe -->" * 100_000)
+    start = time.perf_counter()
+    parsed = parse_feed(body, FEED_URL, {"Content-Type": content_type})
+    assert time.perf_counter() - start < 2.0
+    assert parsed.items[0].meta.title == "Café �"
+
+
+def test_an_undeclared_feed_in_utf8_served_as_text_is_read_as_utf8() -> None:
+    body = feed().replace(b"<?xml version='1.0' encoding='utf-8'?>", b"").replace(b"One", "Café".encode())
+    assert parse_feed(body, FEED_URL, {"Content-Type": "text/xml"}).items[0].meta.title == "Café"
+
+
 @pytest.mark.parametrize("date", ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59-01:00"])
 def test_a_date_no_calendar_holds_is_kept_as_the_feed_wrote_it(date: str) -> None:
     body = feed().replace(b"<title>One</title>", f"<title>One</title><pubDate>{date}</pubDate>".encode())
