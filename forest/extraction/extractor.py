@@ -243,14 +243,17 @@ def _cold(
     content blocks, or FOREST's region of the page alone when the classifier finds too little.
 
     A learned site's page that no pattern fits gets no weaker method than an unknown site's page:
-    its statistics say nothing trustworthy about a page its patterns do not explain.  Only with the
-    classifier off (``Settings(classifier=False)``, FOREST's variants) is the region of the page alone
-    cleaned as the site's pages are.
+    its statistics say nothing trustworthy about a page its patterns do not explain.  The one thing
+    learning did establish is whether the classifier is to be trusted on the site's pages
+    (``Wrapper.classifier_agrees``: on product and reference sites it contradicts J x U).  Where it is
+    not, as with the classifier off (``Settings(classifier=False)``, FOREST's variants), the page is
+    FOREST's region of the page alone, cleaned as the site's pages are.
     """
-    if classifier is None and settings.classifier:
+    trusted = wrapper is None or wrapper.classifier_agrees
+    if classifier is None and settings.classifier and trusted:
         classifier = load_default()
     # A page too large for the classifier's features is extracted without it (forest.limits).
-    predictions = classifier.predict_blocks(root) if classifier is not None and classifiable(root) else None
+    predictions = classifier.predict_blocks(root) if classifier is not None and trusted and classifiable(root) else None
     if predictions is None:
         nodes, blocks = _single_page(root, settings, wrapper)
     else:

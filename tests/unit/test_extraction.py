@@ -111,6 +111,17 @@ def test_a_page_no_pattern_fits_is_read_as_a_page_of_an_unknown_site(wrapper) ->
     assert article.notes and article.site == wrapper.site
 
 
+def test_on_a_site_whose_learning_distrusted_the_classifier_it_reads_no_page(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # Learning found the classifier contradicting J x U on the site's pages (a product site): a page
+    # no pattern fits is FOREST's region of the page alone, as with the classifier off.
+    page = story_page(5, template="b")
+    distrusted = replace(wrapper, classifier_agrees=False)
+    article = extract(distrusted, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Courier", *ARTICLES[5][1]))
+    alone = extract(distrusted, page, settings=replace(WRAPPER_ALONE, classifier=False))
+    assert article.method == alone.method == "page" and article.text == alone.text
+    assert all(sentence in article.text for sentence in ARTICLES[5][1])
+
+
 def test_a_classifier_that_keeps_an_article_of_the_sites_size_is_not_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
     # A photo strip the sample never showed: the classifier rejects most of the page's region
     # (the captions) but keeps the whole story, as long as the site's stories: its text wins.
