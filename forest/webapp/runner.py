@@ -126,8 +126,9 @@ def _extract_html(job: Job, store: forest.WrapperStore, jobs: JobStore,
 
 
 def _html_bodies(recorder: RecordingTransport) -> dict[str, bytes]:
-    """The latest successful body per URL (the fetcher follows redirects itself, so each hop is its own URL)."""
-    return {d.url: d.body for d in recorder.downloads if 200 <= d.status < 300}
+    """The latest successful body per URL (the fetcher follows redirects itself, so each hop is its own URL),
+    named without credentials as the learn report names its pages."""
+    return {forest.strip_credentials(d.url): d.body for d in recorder.downloads if 200 <= d.status < 300}
 
 
 def _keep_downloads(recorder: RecordingTransport, job_id: int, jobs: JobStore) -> None:
