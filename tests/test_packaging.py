@@ -82,3 +82,12 @@ def test_training_without_scikit_learn_says_what_to_install() -> None:
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
     assert done.stdout.strip() == "training the classifier needs scikit-learn: pip install 'forest-extract[train]'"
+
+
+def test_every_package_is_in_the_wheel() -> None:
+    # The package list is spelled out (pyproject.toml): a new sub-package missing from it installs
+    # fine in editable mode and is absent from a wheel.
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for top in ("forest", "keywords", "patterns", "store", "eval")
+             for init in (ROOT / top).rglob("__init__.py")}
+    assert listed == found

@@ -34,16 +34,14 @@ BYLINE_LINES = 3
 
 
 def byline(article: Article) -> str:
-    """``by AUTHOR, DATE`` with what is known; '' when neither is, or when the article's own
-    first lines already name the author (the page's byline is in its text: not printed twice)."""
-    known = ", ".join(value for value in (article.author, article.date) if value)
-    if not known:
+    """``by AUTHOR, DATE``, ``by AUTHOR`` or ``DATE`` with what is known; '' when neither is, or when the
+    article's own first lines already name the author (the page's byline is in its text: not printed twice)."""
+    if not article.author:
+        return article.date or ""
+    opening = " ".join(" ".join(article.text.split("\n")[:BYLINE_LINES]).split()).casefold()
+    if " ".join(article.author.split()).casefold() in opening:
         return ""
-    if article.author:
-        opening = " ".join(" ".join(article.text.split("\n")[:BYLINE_LINES]).split()).casefold()
-        if " ".join(article.author.split()).casefold() in opening:
-            return ""
-    return f"by {known}"
+    return f"by {article.author}, {article.date}" if article.date else f"by {article.author}"
 
 
 def render(article: Article, output_format: str, *, links: bool = False, images: bool = False) -> str:

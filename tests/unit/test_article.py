@@ -149,3 +149,8 @@ def test_nested_lists_and_separate_lists_in_html() -> None:
         "<ul><li><p>one</p><ul><li><p>inner</p></li></ul></li><li><p>two</p></li></ul><ul><li><p>three</p></li></ul>"
     )
     assert markdown.render(document) == "- one\n    - inner\n- two\n\n- three\n"
+
+
+def test_a_date_without_an_author_is_printed_alone() -> None:
+    dated = Article(title="Maps on show", text="Twelve maps.", method="wrapper", confidence=1.0, date="2024-04-16")
+    assert render(dated, "text").splitlines()[:2] == ["Maps on show", "2024-04-16"]
