@@ -135,15 +135,17 @@ def _decodable(body: bytes, content_type: str) -> tuple[bytes, str]:
             b"\xff\xfe", b"\xfe\xff", b"\x3c\x00", b"\x00\x3c"):
         return body, content_type  # EBCDIC, UTF-16 or UTF-32: feedparser tells them by their first bytes
     charset = _CHARSET.search(content_type)
-    http = text_codec(charset.group(1)) if charset else None
     xml = _XML_ENCODING.match(body[:512])
-    declared = text_codec(xml.group(1)) if xml else None
-    for codec in (http, declared) if http or not content_type.lower().startswith("text/") else (http,):
-        if codec is None:
+    labels = (charset.group(1).strip() if charset else "", xml.group(1).decode("ascii", "replace") if xml else "")
+    http, declared = (text_codec(label) for label in labels)
+    tried = labels if http or not content_type.lower().startswith("text/") else labels[:1]
+    for label in tried:
+        # The label itself, as feedparser decodes with it ("shift_jis" refuses bytes its superset cp932 reads).
+        if not label or text_codec(label) is None:
             continue
         try:
-            body.decode(codec)
-        except UnicodeDecodeError:
+            body.decode(label)
+        except (UnicodeDecodeError, LookupError):
             continue
         return body, content_type
     codec = http or declared

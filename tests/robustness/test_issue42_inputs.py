@@ -112,6 +112,15 @@ def test_a_feed_no_declared_charset_decodes_is_read_without_a_whole_document_det
     assert parsed.items[0].meta.title == "Café �"
 
 
+def test_a_feed_its_charset_label_cannot_decode_is_read_without_a_whole_document_detector(monkeypatch: pytest.MonkeyPatch) -> None:
+    # forest reads "shift_jis" as its superset cp932, which holds "\x87\x40" (a circled 1); feedparser decodes with the label.
+    chardet = pytest.importorskip("chardet", reason="feedparser calls chardet only when it is installed")
+    monkeypatch.setattr(chardet, "detect", lambda data: pytest.fail(f"chardet ran over {len(data):,} bytes"))
+    body = feed().replace(b"encoding='utf-8'", b"encoding='shift_jis'").replace(b"One", b"\x87\x40")
+    parsed = parse_feed(body, FEED_URL, {"Content-Type": "application/rss+xml; charset=shift_jis"})
+    assert parsed.items[0].meta.title == "\u2460"
+
+
 def test_an_undeclared_feed_in_utf8_served_as_text_is_read_as_utf8() -> None:
     body = feed().replace(b"<?xml version='1.0' encoding='utf-8'?>", b"").replace(b"One", "Café".encode())
     assert parse_feed(body, FEED_URL, {"Content-Type": "text/xml"}).items[0].meta.title == "Café"
