@@ -7,6 +7,7 @@ needs the ``web`` extra, Playwright and the system Chromium (``apt-get install c
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -48,10 +49,10 @@ def screenshot(out: Path) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m forest.webapp.screenshot OUT.png", file=sys.stderr)
-        return 2
-    print(screenshot(Path(argv[0])))
+    parser = argparse.ArgumentParser(prog="python -m forest.webapp.screenshot",
+                                     description="Write the result page of forest serve on the example site as a PNG.")
+    parser.add_argument("out", metavar="OUT.png", type=Path, help="where to write the screenshot")
+    print(screenshot(parser.parse_args(argv).out))
     return 0
 
 
