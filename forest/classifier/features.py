@@ -355,7 +355,8 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     and its own text.  ``unit="tags"``: one row per element with text, described by its subtree.
 
     :param modern: compute the "modern" group and leave hashed class names out of the tokens.
-        Off, the group is zeros and the tokens are those of a model trained without it.
+        Off, the rows end before the group (so a model trained without it reads them as they
+        are, with no copy) and the tokens are those such a model was trained on.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
@@ -364,18 +365,20 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     if unit == "blocks":
         rows = tree.owner
         text = block_text_features(tree)
-        landmarks = _modern_matrix(tree, rows, hashed) if modern else np.zeros((len(rows), len(MODERN_COLUMNS)))
+        landmarks = _modern_matrix(tree, rows, hashed) if modern else None
     else:
         chars = tree.subtree_sums(tree.own_chars)
         rows = np.flatnonzero(chars > 0)
         text = tag_text_features(tree, rows, chars)
-        landmarks = _modern_matrix(tree, rows, hashed) if modern else np.zeros((len(rows), len(MODERN_COLUMNS)))
+        landmarks = _modern_matrix(tree, rows, hashed) if modern else None
     ancestors = _ancestors(tree, rows)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, rows)
     # The groups written side by side straight into float32 (the same rounding as astype).
-    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text, landmarks]
+    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
+    if landmarks is not None:
+        parts.append(landmarks)
     dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)
     start = 0
     for part in parts:
