@@ -13,7 +13,6 @@ from forest.article.render import render
 from forest.config import Settings
 from forest.errors import StoreError
 from forest.extraction import extract
-from forest.html import parse_html
 from forest.learning.induce import Inducer
 from forest.learning.quality import fit_quality
 from forest.model import Page
