@@ -58,6 +58,7 @@ def _closure(names: set[str]) -> set[str]:
 
 
 def test_runtime_dependencies_are_what_learning_and_extraction_import() -> None:
+    # scikit-learn above all: importing it takes about a second, and only training needs it.
     done = subprocess.run([sys.executable, "-c", _RUN], capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
     # What the interpreter imports before any of forest (a .pth file's hooks) is nobody's dependency.
     bare = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(m.split('.')[0] for m in sys.modules))"],

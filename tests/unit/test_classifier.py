@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -282,29 +279,6 @@ def test_the_predictor_labels_as_the_estimator_read_from_the_same_file() -> None
     for landmarks in (True, False):
         mine = [(p.index, p.probability, p.is_content) for p in predictor.predict_blocks(root, landmarks=landmarks)]
         assert mine == [(p.index, p.probability, p.is_content) for p in estimator.predict_blocks(root, landmarks=landmarks)]
-
-
-def test_learning_and_extraction_never_import_scikit_learn() -> None:
-    # Importing scikit-learn takes about a second: a process that only learns and extracts
-    # (the classifier's labels and the cold path included) must not pay it.
-    script = textwrap.dedent("""
-        import sys
-        from forest.extraction import extract
-        from forest.learning.induce import Inducer
-        from forest.model import Page
-        topics = ["harbour bridge", "orchard apples", "library archive", "stadium league", "museum paintings"]
-        pages = [Page("<html><head><title>" + t + "</title></head><body><ul id='nav'><li><a href='/'>Home</a></li></ul>"
-                      "<div class='story'><h1>The " + t + " report</h1>"
-                      + "".join("<p>Sentence %d about the %s and the plans for next year, officials said today.</p>" % (j, t)
-                                for j in range(6))
-                      + "</div><p id='legal'>Copyright</p></body></html>", url="http://a.example/%d" % i)
-                 for i, t in enumerate(topics)]
-        wrapper = Inducer().fit(pages, "a.example").wrapper_
-        methods = [extract(wrapper, pages[0].html).method, extract(None, pages[1].html).method]
-        print(methods, "sklearn" in sys.modules)
-    """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.split() == ["['wrapper',", "'classifier']", "False"], done.stdout + done.stderr
 
 
 @settings(max_examples=300, deadline=None)
