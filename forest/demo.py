@@ -90,7 +90,7 @@ def serve_example(example: ExampleSite, port: int = 0) -> Iterator[DemoServer]:
     routes: dict[str, tuple[str, bytes]] = {
         url.path: ("text/html; charset=utf-8", page.read_bytes()) for page, url in canonical.items()
     }
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(routes))
+    server = ThreadingHTTPServer(("127.0.0.1", port), route_handler(routes))
     server.daemon_threads = True
     base_url = f"http://127.0.0.1:{server.server_address[1]}"
     routes["/rss.xml"] = (
@@ -128,7 +128,8 @@ def _local_feed(feed: Path, origin: str, base_url: str, held_out_path: str) -> b
     return bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
 
 
-def _handler(routes: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler]:
+def route_handler(routes: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler]:
+    """A request handler serving ``routes`` (path -> content type and body; read at each request), 404 elsewhere."""
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             content_type, body = routes.get(urlsplit(self.path).path, ("text/plain", b""))

@@ -19,13 +19,14 @@ import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from eval.fuzz.harness import Handler
 from eval.fuzz.pages import mutate
+from forest.demo import route_handler
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "forest" / "examples" / "example.test"
@@ -280,23 +281,11 @@ def setup() -> Handler:
 def _serve(routes: dict[str, tuple[str, bytes]]) -> str:
     """Serve ``routes`` (read at each request, so a case can change them) on 127.0.0.1; the base URL."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            content_type, body = routes.get(urlsplit(self.path).path, ("text/plain", b""))
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
     class Server(ThreadingHTTPServer):
         def handle_error(self, request: object, client_address: object) -> None:
             pass  # a learn that gives up on a page resets its connection: not the fuzzer's concern
 
-    server = Server(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", 0), route_handler(routes))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}"
