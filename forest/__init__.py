@@ -24,7 +24,7 @@ from forest.errors import (
 if TYPE_CHECKING:
     from forest.service.pages import extract_page, learn_pages, load_wrapper
     from forest.site import site_of
-    from forest.urls import strip_credentials
+    from forest.urls import strip_credentials, without_credentials
     from forest.config import FetchSettings, Settings
     from forest.extraction import extract
     from forest.learning.induce import Inducer, LearnReport
@@ -60,6 +60,7 @@ __all__ = [
     "load_wrapper",
     "site_of",
     "strip_credentials",
+    "without_credentials",
 ]
 
 # name -> module that defines it
@@ -77,6 +78,7 @@ _LAZY = {
     "load_wrapper": "forest.service.pages",
     "site_of": "forest.site",
     "strip_credentials": "forest.urls",
+    "without_credentials": "forest.urls",
     "WrapperStore": "forest.storage",
     "GuardedClient": "forest.netpolicy",
     "learn_feed": "forest.service.feeds",

@@ -134,10 +134,11 @@ class Worker:
             finally:
                 beat.stop()  # also on BaseException: an abandoned job's lease must run out
         except forest.ForestError as exc:
-            jobs.fail(job.id, holder, str(exc))
+            # A redirect's Location may name a user and password: stored errors name no credentials.
+            jobs.fail(job.id, holder, forest.without_credentials(str(exc)))
         except Exception as exc:  # a bug, not bad input: the job fails with it, the worker goes on
             LOGGER.exception("job %d failed", job.id)
-            jobs.fail(job.id, holder, f"internal error: {type(exc).__name__}: {exc}")
+            jobs.fail(job.id, holder, forest.without_credentials(f"internal error: {type(exc).__name__}: {exc}"))
         else:
             if not jobs.finish(job.id, holder, result, site=site):
                 LOGGER.warning("job %d was taken over by another worker; its result is dropped", job.id)

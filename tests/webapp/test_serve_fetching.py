@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -155,3 +156,17 @@ class _LoopbackServer:
     def __exit__(self, *exc: object) -> None:
         self._sock.close()
         self._thread.join(5)
+
+
+def test_a_failed_jobs_error_names_no_credentials(make_client: Callable[..., TestClient]) -> None:
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there: the redirect's target refuses the connection
+    location = f"http://reader:s3cret@127.0.0.1:{port}/a.html".encode()
+    redirect = b"HTTP/1.1 302 Found\r\nLocation: " + location + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    client = make_client()
+    with serve({"/a.html": lambda sock, stop: send(sock, redirect)}) as server:
+        response = client.post("/api/extract", json={"url": server.url("/a.html")})
+    assert response.status_code == 422 and f"127.0.0.1:{port}" in response.json()["error"]
+    job = client.get(f"/api/jobs/{response.json()['job']}").json()
+    assert "s3cret" not in response.text and "s3cret" not in json.dumps(job)
