@@ -330,22 +330,11 @@ def _needs_missing_extra(block: Block) -> str | None:
     return None
 
 
-# Files whose blocks are another engineer's to fix, while they do: each with the reason.
-PENDING = {
-    "docs/classifier.md": "being reworked for issue 40 by its own brief: its example uses an undefined `html`, its prose cites commits",
-}
-
-
-def _marks(path: Path) -> list[pytest.MarkDecorator]:
-    reason = PENDING.get(str(path.relative_to(ROOT)))
-    return [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
-
-
 # The README is run by the tour test below, which checks what its blocks print too.
 RUNNABLE = [p for p in DOCS if any(b.language in RUN and not b.not_run for b in blocks(p))]
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=_marks(p)) for p in RUNNABLE], ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", RUNNABLE, ids=lambda p: str(p.relative_to(ROOT)))
 def test_code_blocks_run_as_written(path: Path, tmp_path: Path, served: DemoServer) -> None:
     cwd, env = _workdir(tmp_path), _environment(tmp_path)
     skipped = []
@@ -452,7 +441,7 @@ def test_the_hash_pattern_finds_commits_and_not_words_or_numbers() -> None:
     assert hashes(table + "\nMeasured at 94bd5fa.\n") == ["94bd5fa"]
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=_marks(p)) for p in MARKDOWN if str(p.relative_to(ROOT)) not in ALLOWED_FILES],
+@pytest.mark.parametrize("path", [p for p in MARKDOWN if str(p.relative_to(ROOT)) not in ALLOWED_FILES],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_commit_hash_in_the_readme_or_docs(path: Path) -> None:
     assert hashes(path.read_text(encoding="utf-8")) == [], f"{path.relative_to(ROOT)} cites commits: history goes in CHANGELOG.md"

@@ -11,7 +11,7 @@ The pairwise model is histogram gradient boosting (100 trees of depth <= 6, no c
 its probabilities stay calibrated: they are potentials, not decisions).  The paper's are small
 CNNs over the sequence of edge features; scikit-learn has no convolutional nets, and on these
 tabular features boosted trees beat scikit-learn's MLP in the classifier's own models grid
-(docs/results.md, Table 3.4).  The trees compile to the same plain arrays as the classifier's
+(`forest eval --block-table`, Table 3.4).  The trees compile to the same plain arrays as the classifier's
 (``forest.classifier.compact``), so decoding needs numpy only.
 """
 
