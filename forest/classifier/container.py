@@ -21,13 +21,13 @@ import numpy as np
 
 from forest.classifier.blocks import PageTree
 
-# P(content) a block outside the article's container needs.  Swept on the training pages' out-of-fold
-# predictions (python -m eval.classifier.container, folds by site): mean page token F1 0.8956 without
-# the container; 0.8979 / 0.8996 / 0.9007 / 0.9007 / 0.9007 / 0.9001 at 0.6 / 0.65 / 0.7 / 0.75 / 0.8 / 0.9.
-# 0.75 is the middle of the plateau, as the threshold (0.55) was chosen.
+# P(content) a block outside the article's container needs: it guards against a menu or a "related"
+# box the model is unsure of being kept beside the article.  Chosen in the middle of the plateau of
+# mean page token F1 over the training pages' out-of-fold predictions, folds by site, as the model's
+# own threshold was (re-measure: python -m eval.classifier.container).
 OUTSIDE_THRESHOLD = 0.75
-# P(content) a block inside the container needs, with OUTSIDE_THRESHOLD above (same command):
-# 0.9012 / 0.9015 / 0.9017 / 0.9014 / 0.9007 at 0.35 / 0.4 / 0.45 / 0.5 / 0.55 (the threshold).
+# P(content) a block inside the container needs, with OUTSIDE_THRESHOLD above: below the model's own
+# threshold, so a short paragraph of the article is not lost (same command).
 INSIDE_THRESHOLD = 0.45
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
