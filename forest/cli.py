@@ -19,7 +19,7 @@ from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseE
 from forest.urls import strip_credentials, without_credentials
 
 if TYPE_CHECKING:
-    from forest.batch import Inputs
+    from forest.batch import Inputs, Summary
     from forest.config import Keywords, Settings
     from forest.learning.induce import LearnReport
     from forest.model import Article, Page
@@ -465,7 +465,7 @@ class _BatchMeter:
     # Seconds between two redraws: often enough to see it move, rarely enough to cost nothing.
     EVERY = 0.5
 
-    def __init__(self, summary: Any) -> None:
+    def __init__(self, summary: Summary) -> None:
         import time
 
         self._clock = time.monotonic
