@@ -81,7 +81,7 @@ def literal_refusal(host: str) -> str | None:
 
 
 def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
-    """The IPv4 address of the short and numeric forms resolvers accept (``127.1``, ``2130706433``, ``0x7f000001``)."""
+    """The IPv4 address of the short and numeric forms resolvers accept (``127.1``, ``0x7f000001``, the whole address as one decimal number)."""
     if not host or not all(c in "0123456789abcdefx." for c in host):
         return None
     try:

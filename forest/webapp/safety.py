@@ -121,7 +121,7 @@ def is_loopback(host: str) -> bool:
     """Whether a server bound to ``host`` listens on loopback only.
 
     Every spelling counts: any 127.0.0.0/8 address, short and numeric IPv4 forms as
-    the resolver reads them (``127.1``, ``2130706433``), ``::1`` with or without
+    the resolver reads them (``127.1``, the address as one decimal number), ``::1`` with or without
     brackets, ``::ffff:127.0.0.1``, ``localhost`` with a trailing dot, and a name
     whose every address is loopback.  A name that does not resolve counts too: the
     server cannot bind it, and the check staying on costs nothing.
