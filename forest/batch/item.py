@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from forest.limits import read_file
 
-__all__ = ["Item", "shown"]
+__all__ = ["Item", "ItemKind", "shown"]
+
+# What an item is: a file or URL still to read, a page already read (``data``), a WARC record
+# that is no page (not HTML, or not a 2xx response: counted as skipped, never extracted), or an
+# input that could not be expanded (``error``).
+ItemKind = Literal["file", "url", "bytes", "skip", "error"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -17,14 +23,15 @@ class Item:
     """One page of a batch, not yet read (a file, a URL) or read (a WARC record, stdin).
 
     :param source: what the record's ``source`` says: the path, URL, ``-``, or ``WARC#offset``.
-    :param kind: ``file``, ``url``, ``bytes`` (``data`` holds the page), or ``error``
-        (the input could not be expanded: ``error`` says why).
+    :param kind: ``file``, ``url``, ``bytes`` (``data`` holds the page), ``skip`` (a WARC
+        record that is not an HTML page with a 2xx status: counted, not extracted), or
+        ``error`` (the input could not be expanded: ``error`` says why).
     :param url: the page's URL: the URL itself, or a WARC record's target URI.
     :param charset: the charset of the HTTP response (a WARC record's Content-Type).
     """
 
     source: str
-    kind: str
+    kind: ItemKind
     data: bytes | None = None
     url: str | None = None
     charset: str | None = None
