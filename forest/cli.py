@@ -372,7 +372,7 @@ def _print_learned(wrapper: Wrapper, report: LearnReport, sources: dict[str, str
 )
 @click.option(
     "--jobs", "-j", type=click.IntRange(min=1),
-    help="Worker processes for several pages; output is the same for any number.  [default: the machine's cores]",
+    help="Worker processes for several pages; output is the same for any number.  [default: 1 for a few dozen pages, the machine's cores for more]",
 )
 @click.option(
     "--no-learn", is_flag=True,
@@ -493,11 +493,11 @@ def _extract_batch(
     learn_if_missing: bool, links: bool, images: bool,
 ) -> None:
     """Many pages (forest.batch): a record per page in input order, a summary line on stderr."""
-    from forest.batch import Options, Summary, default_jobs, run_batch
+    from forest.batch import Options, Summary, run_batch
 
     ctx = click.get_current_context()
     options = Options(db=ctx.meta.get(_DB), site=site, settings=settings, learn=learn_k, learn_from_feed=learn_if_missing,
-                      jobs=jobs or default_jobs(), debug=bool(ctx.meta.get(_DEBUG)))
+                      jobs=jobs, debug=bool(ctx.meta.get(_DEBUG)))
     summary = Summary()
     meter = _BatchMeter(summary) if sys.stderr.isatty() else None
     for result in run_batch(inputs, options, summary):

@@ -18,7 +18,7 @@ once at the end: a write per page would cost a commit per page.
 
 from __future__ import annotations
 
-import functools
+import itertools
 import multiprocessing
 import os
 import sys
@@ -56,6 +56,11 @@ IN_FLIGHT_PER_JOB = 3
 # Wrappers a worker keeps loaded: a WARC of a crawl interleaves a few sites at a time;
 # loading one from the store costs about 0.1-0.5 ms.
 WRAPPER_CACHE = 256
+# With no --jobs, a batch runs in this process until its input proves to have this many pages
+# (learning's sample pages included), then on a pool of every core: starting the pool and its
+# workers costs more than it saves on a few dozen pages, and less beyond.  (Re-measure:
+# `python -m eval.batchbench --jobs 1 2 --limit N` for N around it, on an idle machine.)
+POOL_AFTER_PAGES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,8 @@ class Options:
     :param site: the site of every page (``--site``); default: each page's own.
     :param learn: learn each site with more than this many pages from its first ``learn`` pages.
     :param learn_from_feed: a URL of a site with no wrapper learns the site from its feed first.
-    :param jobs: worker processes (1: everything in this process).
+    :param jobs: worker processes (1: everything in this process; None: one for a small input,
+        every core for a large one).
     :param debug: let an unexpected exception through instead of making it the page's error.
     """
 
@@ -75,7 +81,7 @@ class Options:
     settings: Settings = field(default_factory=Settings)
     learn: int | None = None
     learn_from_feed: bool = True
-    jobs: int = 1
+    jobs: int | None = 1
     debug: bool = False
 
 
@@ -194,19 +200,27 @@ class _Worker:
         return None
 
 
-@functools.lru_cache(maxsize=1)
-def _pool_worker(options: Options) -> _Worker:
-    # One per worker process, for the pool's life (the process ends with the pool).
-    return _Worker(options)
+# The worker of a pool's process, made once by the pool's initializer (_start_worker).
+_WORKER: _Worker | None = None
 
 
-def _extract_chunk(options: Options, items: list[Item]) -> list[Result]:
-    worker = _pool_worker(options)
+def _start_worker(options: Options) -> None:
+    global _WORKER
+    _WORKER = _Worker(options)
+
+
+def _pool_worker() -> _Worker:
+    assert _WORKER is not None, "a pool task ran in a process the pool did not initialize"
+    return _WORKER
+
+
+def _extract_chunk(items: list[Item]) -> list[Result]:
+    worker = _pool_worker()
     return [worker.process(item) for item in items]
 
 
-def _learn_task(options: Options, task: tuple[str, list[tuple[bytes, str | None, str | None]], int]) -> str | None:
-    return _pool_worker(options).learn(*task)
+def _learn_task(task: tuple[str, list[tuple[bytes, str | None, str | None]], int]) -> str | None:
+    return _pool_worker().learn(*task)
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -221,12 +235,23 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 class _Runner:
-    """Runs tasks in this process (jobs=1) or on a pool, results in task order, a bounded number in flight."""
+    """Runs tasks in this process (one job) or on a pool, results in task order, a bounded number in flight.
+
+    With ``options.jobs`` None the number is the input's to decide: this process for a small
+    input, every core for one of POOL_AFTER_PAGES pages or more (:meth:`decide`, or the first
+    :meth:`map` reads that far ahead to know).
+    """
 
     def __init__(self, options: Options) -> None:
         self.options = options
-        self._local = _Worker(options) if options.jobs <= 1 else None
+        self.jobs = options.jobs
+        self._local: _Worker | None = None
         self._pool: ProcessPoolExecutor | None = None
+
+    def decide(self, pages: int) -> None:
+        """Fix the number of jobs left to the input: ``pages`` is how many it has (or at least has)."""
+        if self.jobs is None:
+            self.jobs = default_jobs() if pages >= POOL_AFTER_PAGES else 1
 
     def close(self) -> None:
         if self._local is not None:
@@ -234,24 +259,41 @@ class _Runner:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self, jobs: int) -> ProcessPoolExecutor:
         if self._pool is None:
             # fork on Linux: workers start in milliseconds with the classifier already
             # imported; the parent holds no store connection when they start.
             method = "fork" if sys.platform.startswith("linux") else None
-            self._pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context(method))
+            self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                                             initializer=_start_worker, initargs=(self.options,))
         return self._pool
 
-    def map(self, function: Callable[[Options, T], R], local: Callable[[_Worker, T], R], tasks: Iterable[T]) -> Iterator[R]:
-        if self._local is not None:
+    def map(self, function: Callable[[T], R], local: Callable[[_Worker, T], R], tasks: Iterable[T],
+            pages: Callable[[T], int]) -> Iterator[R]:
+        """``function`` of each task on the pool (``local`` in this process); ``pages`` weighs a task in pages."""
+        tasks = iter(tasks)
+        if self.jobs is None:
+            ahead: list[T] = []
+            seen = 0
+            for task in tasks:
+                ahead.append(task)
+                seen += pages(task)
+                if seen >= POOL_AFTER_PAGES:
+                    break
+            self.decide(seen)
+            tasks = itertools.chain(ahead, tasks)
+        jobs = self.jobs or 1
+        if jobs <= 1:
+            if self._local is None:
+                self._local = _Worker(self.options)
             for task in tasks:
                 yield local(self._local, task)
             return
         pending: deque[Future[R]] = deque()
-        limit = IN_FLIGHT_PER_JOB * self.options.jobs
+        limit = IN_FLIGHT_PER_JOB * jobs
         try:
             for task in tasks:
-                pending.append(self._executor().submit(function, self.options, task))
+                pending.append(self._executor(jobs).submit(function, task))
                 if len(pending) >= limit:
                     yield pending.popleft().result()
             while pending:
@@ -278,7 +320,7 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
     try:
         if options.learn:
             _learn(inputs, options, runner, summary)
-        chunks = runner.map(_extract_chunk, lambda worker, chunk: [worker.process(item) for item in chunk], _chunks(inputs, CHUNK))
+        chunks = runner.map(_extract_chunk, lambda worker, chunk: [worker.process(item) for item in chunk], _chunks(inputs, CHUNK), len)
         for chunk in chunks:
             for result in chunk:
                 result = result.shown()
@@ -324,7 +366,8 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
             (site, _read_samples(kept, options.settings.max_page_bytes), counts[site])
             for site, kept in samples.items() if counts[site] > k and site not in stored
         )
-        for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks):
+        runner.decide(counts.total())
+        for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks, lambda task: len(task[1])):
             if error is None:
                 summary.learned += 1
             else:
