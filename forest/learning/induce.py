@@ -28,6 +28,7 @@ from forest.learning.consensus import (
 from forest.limits import classifiable
 from forest.model import Page
 from forest.region import MIN_SAMPLE_PAGES, clean, words
+from forest.region import outermost as region_outermost
 from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
 from keywords.meta import metadata_keywords
@@ -37,7 +38,7 @@ from keywords.tokenize import tokenize
 from patterns.choose import Choice, choose, disagreements
 from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page
 from patterns.model import Pattern
-from patterns.refine import boilerplate_subpatterns, core_step
+from patterns.refine import KEPT_TAGS, boilerplate_subpatterns, core_step
 from patterns.dom import PageIndex, index_page
 from patterns.text import Block, prose_share, text_blocks
 
@@ -48,6 +49,11 @@ from patterns.text import Block, prose_share, text_blocks
 MIN_PROSE_SHARE = 0.2
 # Candidates refused before learning stops looking and keeps the patterns of its choice that pass.
 MAX_REFUSED = 20
+# A part the site's cleanup would cut is a code listing, and kept, when at least this share of its
+# letters sits in <pre> or <code> on a sample page: a listing's frame (a figure, a table) holds little
+# else, and a comment or a sidebar that quotes some code is mostly prose.
+# (Re-measure: `forest eval --split dev --systems forest`.)
+MIN_CODE_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +183,13 @@ class Inducer:
                 exclusions.extend(key for key in learned if key not in exclusions)
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
-            # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
+            # Code is never cut (patterns.refine.KEPT_TAGS): neither a part whose text is a listing (a Hexo
+            # blog's <figure class="highlight plain"> around its <pre>), nor a line of code that several
+            # of the sample's listings repeat ("}", "$ make build"), which is not the template's.
+            exclusions = [xpath for xpath in exclusions if not _cuts_code(xpath, sample_regions)]
+            template -= _code_texts(sample_regions)
+            # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             threads = learn_comments([(named[k], region) for k, region in zip(explained, sample_regions)],
                                      [labels[k] for k in explained] if labels else None)
             comments = threads[0] if threads else ""
@@ -418,6 +429,36 @@ def _template_blocks(region_blocks: Sequence[Sequence[Block]]) -> frozenset[str]
         seen.update({block.text for block in blocks if not block.is_navigation})
     needed = max(2, math.ceil(len(region_blocks) / 2))
     return frozenset(text for text, count in seen.items() if count >= needed)
+
+
+def _code_texts(regions: Sequence[Sequence[etree._Element]]) -> frozenset[str]:
+    """The text blocks of the code and preformatted text inside ``regions``."""
+    listings = [element for region in regions for node in region for element in node.iter(*KEPT_TAGS)]
+    return frozenset(block.text for block in text_blocks(listings))
+
+
+def _cuts_code(xpath: str, regions: Sequence[Sequence[etree._Element]]) -> bool:
+    """Whether the exclusion ``xpath`` cuts, inside one of the sample ``regions``, a part that is mostly
+    code: at least MIN_CODE_SHARE of its letters in ``<pre>`` or ``<code>``."""
+    try:
+        find = etree.XPath(f".{xpath}")
+    except etree.XPathSyntaxError:
+        return False
+    for region in regions:
+        for node in region:
+            for part in find(node):
+                if not isinstance(part, etree._Element):
+                    continue
+                total = _letters(part)
+                code = sum(_letters(listing) for listing in region_outermost(list(part.iter(*KEPT_TAGS))))
+                if total and code >= MIN_CODE_SHARE * total:
+                    return True
+    return False
+
+
+def _letters(element: etree._Element) -> int:
+    """The letters in ``element``'s text: a listing's gutter of line numbers has none, and is no code."""
+    return sum(char.isalpha() for char in "".join(element.itertext()))
 
 
 def _table_headers(regions: Sequence[Sequence[etree._Element]]) -> frozenset[str]:

@@ -1,0 +1,126 @@
+"""Issue 38, criterion 4: each failure class seen on sites forest had never seen, as a small hand-made site.
+
+Each site (tests/learning/failure_sites.py) is learned as a user learns it, with
+``forest.learn_pages`` on its sample pages; its held-out pages are then extracted with the
+wrapper and cold (``forest.extract`` with no wrapper: the classifier), and both are scored by
+token F1 against the pages' hand-known article text.  Learning the site must do at least as
+well as not learning it, and the boilerplate each class is about must not be in the article.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from failure_sites import CODE, Site, hexo, live_blog, playlist, scattered, short_page
+
+from eval.metrics import score
+from forest import Article, Page, Wrapper, extract, learn_pages
+
+# Every class's held-out pages average at least this F1 with the wrapper: a wrapper that ties a
+# poor cold path is no success either (cold scores 0.6 to 0.98 on these sites).
+MIN_F1 = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    wrapper: Article
+    cold: Article
+    wrapper_f1: float
+    cold_f1: float
+
+
+def _learned(site: Site) -> Wrapper:
+    wrapper, _ = learn_pages([Page(page.html, url=page.url) for page in site.sample])
+    return wrapper
+
+
+def _extracted(site: Site) -> list[Extracted]:
+    wrapper = _learned(site)
+    found = []
+    for page in site.held_out:
+        learned, cold = extract(wrapper, page.html, url=page.url), extract(None, page.html, url=page.url)
+        found.append(Extracted(learned, cold, score(learned.text, page.gold).f1, score(cold.text, page.gold).f1))
+    return found
+
+
+def _at_least_cold(found: list[Extracted]) -> None:
+    """The wrapper's mean F1 over the held-out pages is at least the cold path's, and at least MIN_F1."""
+    wrapper_f1 = sum(e.wrapper_f1 for e in found) / len(found)
+    cold_f1 = sum(e.cold_f1 for e in found) / len(found)
+    assert wrapper_f1 >= cold_f1, f"learned {wrapper_f1:.3f} < cold {cold_f1:.3f}"
+    assert wrapper_f1 >= MIN_F1
+
+
+def test_sign_up_and_related_video_boxes_in_a_hashed_class_live_blog_are_cut() -> None:
+    """A live blog built with CSS-in-JS (``sc-fwko30-0 fDORXM main-wrapper``): the newsletter box and the
+    related-video embed between its entries are not the article (the issue's F1 0.60 against 0.97 cold)."""
+    found = _extracted(live_blog())
+    _at_least_cold(found)
+    for e in found:
+        assert e.wrapper.method == "wrapper"
+        for line in ("Sign up for the Livewire Daily email", "Please enter a valid email address", "SIGN UP",
+                     "\u2715", "Related video:"):
+            assert line not in e.wrapper.text
+
+
+@pytest.mark.xfail(strict=True, reason="issue 38: a region of sibling divs keeps the playlist among them")
+def test_a_video_playlist_and_a_follow_line_in_the_region_are_cut() -> None:
+    """The region is the story container's child divs, and one of them is a video playlist ("Caption",
+    "4 stories you can't miss", video blurbs), another the "Follow @x on Twitter" line (latimes.com 2017:
+    0.716 against 0.874 cold)."""
+    found = _extracted(playlist())
+    _at_least_cold(found)
+    for e in found:
+        assert "4 stories you can\u2019t miss" not in e.wrapper.text
+        assert "Follow @" not in e.wrapper.text
+        assert "(0:" not in e.wrapper.text and "(1:" not in e.wrapper.text  # a video's running time
+
+
+def test_paragraphs_with_no_common_container_and_a_lede_outside_it_are_kept() -> None:
+    """The story's paragraphs are split over several divs and its lede sits before them (bbc.co.uk 2005:
+    main pattern ``//p``, recall 0.80): the wrapper keeps them all, and none of the sidebar's."""
+    site = scattered()
+    found = _extracted(site)
+    _at_least_cold(found)
+    for e, page in zip(found, site.held_out):
+        assert score(e.wrapper.text, page.gold).r >= 0.95
+        assert "SEE ALSO" not in e.wrapper.text and "Printable version" not in e.wrapper.text
+
+
+def test_code_inside_an_excluded_looking_figure_is_kept() -> None:
+    """A Hexo blog's listings are ``<figure class="highlight plain">`` tables around a ``<pre>``, and some
+    of their lines recur from post to post: code is never cut, as the README says."""
+    site = hexo()
+    found = _extracted(site)
+    _at_least_cold(found)
+    for e, page in zip(found, site.held_out):
+        listings = [listing for listing in CODE if "\n".join(listing) in page.gold]
+        assert listings
+        for listing in listings:
+            for line in filter(None, (line.strip() for line in listing)):
+                assert line in e.wrapper.text
+
+
+@pytest.mark.xfail(strict=True, reason="issue 38: an author bio not in the sample's template is kept")
+def test_a_short_page_of_a_learned_site_keeps_none_of_the_template() -> None:
+    """A brief of one or two paragraphs on a site learned from long features: whichever way it is
+    extracted, the author bio, the newsletter box, the licence line and the footer are not kept (the
+    issue's page that fell to FOREST on the page alone: F1 0.615, the classifier 0.923)."""
+    found = _extracted(short_page())
+    _at_least_cold(found)
+    for e in found:
+        assert e.wrapper.method in ("wrapper", "classifier")
+        for line in ("is a contributing editor at The Quarterly", "Get The Quarterly in your inbox",
+                     "Creative Commons", "reader-funded magazine"):
+            assert line not in e.wrapper.text
+
+
+@pytest.mark.parametrize("make", [live_blog, playlist, scattered, hexo, short_page])
+def test_the_sites_are_small_and_varied(make: object) -> None:
+    """Each site is 5 to 8 pages whose article texts share no paragraph: the template, not the text, repeats."""
+    assert callable(make)
+    site = make()
+    assert 5 < len(site.pages) <= 8 and site.held_out
+    paragraphs = [line for page in site.pages for line in page.gold.split("\n") if len(line.split()) > 12]
+    assert len(set(paragraphs)) > 0.9 * len(paragraphs)
