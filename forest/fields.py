@@ -3,7 +3,8 @@
 Learning matches each sample page's feed metadata (title, author, published date)
 against the page's elements and keeps, per field, the XPath that selects a matching
 element on most sample pages.  Reading tries that XPath, then the page's ``og:``/
-``article:`` meta tags, then its JSON-LD, then its microdata and ``<time>`` (forest.metadata).
+``article:`` meta tags, then its JSON-LD, then its microdata and ``<time>``, then a date printed
+beside its headline (forest.metadata).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.html import first_meta, meta_tags
-from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
+from forest.html import first_meta, meta_tags, page_title
+from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date, visible_date
+from forest.titles import title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
 from patterns.dom import ANCHOR_DISTANCE, element_anchors, element_steps
@@ -37,8 +39,11 @@ _BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _META_TITLE = ("og:title", "twitter:title")
 _META_AUTHOR = ("author", "article:author", "dc.creator", "DC.creator", "parsely-author", "sailthru.author")
+# Publication dates only (an update's date is another): the names trafilatura's htmldate reads first.
 _META_DATE = ("article:published_time", "datePublished", "pubdate", "date", "dc.date", "DC.date.issued",
-              "og:published_time", "sailthru.date")
+              "og:published_time", "sailthru.date", "published", "publish-date", "publishdate", "publish_date",
+              "publication_date", "parsely-pub-date", "dcterms.date", "dcterms.created", "DC.date", "citation_publication_date",
+              "article.published", "published_time", "pubDate", "article:published")
 
 
 def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str, str]:
@@ -94,7 +99,15 @@ def extract_fields(
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
+    if statements and not found["date"]:
+        found["date"] = visible_date(root, headlines(root, found["title"]))
     return found
+
+
+def headlines(root: etree._Element, *titles: str | None) -> list[str]:
+    """What the page's headline may read: ``titles`` (an ``og:title``, a JSON-LD headline), its
+    ``<title>``, and their parts between separators ("Headline - Section - Site")."""
+    return [part for title in (*titles, page_title(root)) if title for part in title_parts(title)]
 
 
 def read_field(root: etree._Element, fields: Mapping[str, str], name: str) -> str | None:

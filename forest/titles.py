@@ -80,6 +80,15 @@ _CUTS = re.compile(r"\s+(?:[|\u2013\u2014\u00bb\u00ab/:~\u2022\u00b7-]{1,2})\s+|
 _TEXT_NODES = etree.XPath("//body//text()[string-length(normalize-space(.)) >= $shortest]")
 
 
+def title_parts(title: str) -> list[str]:
+    """``title`` and the runs of its parts from its start or its end ("A - B - C": A, A - B, B - C, C),
+    each with three letters or digits at least: where its headline may be."""
+    title = " ".join(title.split())
+    cuts = list(_CUTS.finditer(title))
+    parts = [title[: m.start()].strip() for m in cuts] + [title[m.end():].strip() for m in cuts]
+    return [p for p in dict.fromkeys([title, *parts]) if sum(c.isalnum() for c in p) >= 3]
+
+
 def headline_of(root: etree._Element, title: str) -> str:
     """The part of ``title`` that is the page's headline: the longest run of its parts, from its
     start or its end, that some text of the page states alone; else ``title``.

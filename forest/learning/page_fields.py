@@ -3,7 +3,8 @@
 A field XPath costs extraction a walk of the page, so one is learned only where the
 page's head does not already say it: the headline when the site's ``<title>`` (its
 decoration stripped) is not the headline on some sample page, the author and date when
-they are stated in the body (microdata, ``<time>``) and not in meta tags or JSON-LD.
+they are stated in the body (microdata, ``<time>``, a date printed by the headline) and not in
+meta tags or JSON-LD.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from forest.fields import FIELDS, extract_fields, learn_fields
+from forest.fields import FIELDS, extract_fields, headlines, learn_fields
 from forest.html import meta_content, page_title
-from forest.metadata import microdata_fields
+from forest.metadata import microdata_fields, visible_date
 from forest.titles import headline_of, strip_affixes
 from keywords.model import Metadata
 
@@ -45,6 +46,12 @@ def site_fields(
         plain = strip_affixes((not named and meta_content(root, "og:title")) or page_title(root), affixes)
         headline = headline_of(root, plain)
         body = microdata_fields(root) if not (head["author"] and head["date"]) else {}
+        if not (head["date"] or body.get("date")):
+            # A date the page prints by its headline and states nowhere a machine reads (a Pelican
+            # or Hugo theme's "Sat 11 February 2017"): learned where the site prints it, as a feed's date is.
+            printed = visible_date(root, [headline, *headlines(root, head["title"])])
+            if printed:
+                body["date"] = printed
         values.append({"title": headline, "author": head["author"] or body.get("author", ""),
                        "date": head["date"] or body.get("date", "")})
         if headline != plain:

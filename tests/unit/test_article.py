@@ -101,7 +101,7 @@ def test_the_structure_does_not_change_the_text(wrapper: Wrapper, article: Artic
 def test_text_prints_the_title_once_then_the_byline(article: Article) -> None:
     lines = render(article, "text").splitlines()
     assert lines[0] == page(HELD_OUT)[1]
-    assert lines[1] == "by Ruth Adeyemi, 2024-04-16T07:15:00+00:00"
+    assert lines[1] == "by Ruth Adeyemi, 2024-04-16T09:15:00+02:00"  # the time the page states, in its own offset
     assert page(HELD_OUT)[1] not in lines[1:]
 
 
