@@ -1,4 +1,5 @@
-"""Show a page safely with what a wrapper takes from it: the region highlighted, the parts it drops struck through."""
+"""Show a page safely with what forest takes from it: a wrapper's region highlighted and the parts it drops
+struck through, or, for a page extracted cold, the blocks the classifier kept highlighted."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from forest import ParseError
+from forest.classifier.page import load_default
 from forest.html import parse_html
 from forest.region import number_elements, outermost
 
@@ -29,14 +31,18 @@ BLOCK_TAGS = frozenset(
 # The frame's only style.  The page's own CSS is not shown (it would load from the
 # page's site); the strict content security policy allows this one block by its hash.
 FRAME_CSS = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 12px; color: #333; background: #fff; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 12px; color: #333; background: #fff; overflow-wrap: anywhere; }
 img { display: none; }
-.forest-region { outline: 3px solid #1a7f37; background: #e6f6ea; }
+pre { white-space: pre-wrap; }
+.forest-region, .forest-kept { outline: 3px solid #1a7f37; background: #e6f6ea; }
 .forest-excluded, .forest-template, .forest-dropped { text-decoration: line-through; color: #b3261e; background: #fbe9e7; }
 .forest-field { outline: 2px dashed #0b57d0; }
 """.strip()
 FRAME_CSS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(FRAME_CSS.encode()).digest()).decode()
 FRAME_CSP = f"default-src 'none'; style-src '{FRAME_CSS_HASH}'"
+
+# The methods of an article extracted without a pattern: its kept blocks are highlighted instead of a region.
+COLD_METHODS = frozenset({"classifier", "page"})
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 
@@ -53,12 +59,14 @@ class PageView:
     :param region: how many region nodes are highlighted.
     :param excluded: how many parts inside them are struck through (exclusions, template, dropped blocks).
     :param notes: why nothing is highlighted, when nothing is.
+    :param kept: how many blocks of a page extracted cold are highlighted as kept.
     """
 
     srcdoc: str
     region: int
     excluded: int
     notes: tuple[str, ...] = ()
+    kept: int = 0
 
 
 def page_view(
@@ -68,6 +76,7 @@ def page_view(
     pattern: str | None,
     article_text: str = "",
     charset: str | None = None,
+    method: str = "",
 ) -> PageView:
     """Sanitize ``body`` and mark what ``wrapper`` (its stored dict) takes from it with ``pattern``.
 
@@ -76,17 +85,24 @@ def page_view(
 
     :param article_text: the extracted text; region blocks not in it are marked dropped
         (navigation, template, or pruned by the classifier).
+    :param method: the article's method; for one extracted cold (``classifier``, ``page``: no
+        pattern), the page's blocks that make up ``article_text`` are highlighted as kept.
     :raises PageUnreadable: when the page cannot be parsed.
     """
     root = _parse(body, charset)
     notes: list[str] = []
     region: list[etree._Element] = []
-    marked = 0
+    marked = kept = 0
     wrapper = wrapper or {}
     patterns = [str(p.get("xpath", "")) for p in wrapper.get("patterns", ()) if isinstance(p, Mapping)]
     if pattern and any("@dfs" in p for p in patterns):
         number_elements(root.find("body"))
-    if not pattern:
+    if not pattern and method in COLD_METHODS and article_text.strip():
+        # Before any mark is added: the classifier reads class names, as it read the page when extracting.
+        kept = _mark_kept(root, article_text)
+        if not kept:
+            notes.append("the article's blocks were not found on this page as stored, so none is highlighted")
+    elif not pattern:
         notes.append("no wrapper pattern fitted this page, so no region is highlighted")
     else:
         region = outermost(_xpath(root, pattern))
@@ -103,7 +119,7 @@ def page_view(
                 _add_class(node, "forest-field")
                 node.set("data-forest-field", str(name))
     _sanitize(root)
-    return PageView(_document(root), len(region), marked, tuple(notes))
+    return PageView(_document(root), len(region), marked, tuple(notes), kept)
 
 
 def _parse(body: bytes | str, charset: str | None) -> lxml_html.HtmlElement:
@@ -162,6 +178,24 @@ def _mark_blocks(region: Sequence[etree._Element], template: frozenset[str], art
                 _add_class(element, "forest-dropped")
                 marked += 1
     return marked
+
+
+def _mark_kept(root: etree._Element, article_text: str) -> int:
+    """Highlight the blocks a cold extraction kept: the page's text blocks as the classifier cuts
+    them (each with the element owning its text), matched in page order against the article's
+    lines, which are those blocks' texts in that order (forest.region.to_text).
+
+    Matching the text rather than asking the classifier again shows what was kept whichever cold
+    road made the article: the classifier's content blocks, the likeliest prose block it added,
+    or FOREST's region of the page alone.
+    """
+    lines = [line for line in article_text.split("\n") if line]
+    at = 0
+    for prediction in load_default().predict_blocks(root):
+        if at < len(lines) and prediction.block.text == lines[at]:
+            _add_class(prediction.element, "forest-kept")
+            at += 1
+    return at
 
 
 def _leaf_blocks(node: etree._Element) -> Iterable[etree._Element]:

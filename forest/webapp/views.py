@@ -285,9 +285,11 @@ def _wrapper_version(config: Config, result: dict[str, Any]) -> dict[str, Any] |
 def _view(revision: Revision | None, wrapper: dict[str, Any] | None, article: dict[str, Any]) -> PageView | None:
     if revision is None:
         return None
-    pattern = article.get("pattern") if article.get("method") == "wrapper" else None
+    method = str(article.get("method") or "")
+    pattern = article.get("pattern") if method == "wrapper" else None
     try:
-        return page_view(revision.body, wrapper=wrapper, pattern=pattern, article_text=str(article.get("text") or ""))
+        return page_view(revision.body, wrapper=wrapper, pattern=pattern, article_text=str(article.get("text") or ""),
+                         method=method)
     except PageUnreadable as exc:
         return PageView("", 0, 0, (f"the stored page cannot be shown: {exc}",))
 

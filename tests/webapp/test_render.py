@@ -5,11 +5,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
 
 from forest.webapp.render import FRAME_CSS, FRAME_CSS_HASH, PageUnreadable, page_view
+
+COLD_PAGE = Path(__file__).with_name("data") / "cold_article.html"
+HEADLINE = "Bringing a network interface up by hand"
 
 HOSTILE = """<html><head>
 <meta http-equiv="refresh" content="0;url=http://evil.example/">
@@ -99,3 +103,16 @@ def test_bytes_are_decoded_by_their_declared_charset() -> None:
     page = '<html><head><meta charset="windows-1252"></head><body><p>café</p></body></html>'.encode("cp1252")
     view = page_view(page, wrapper=None, pattern=None)
     assert "café" in view.srcdoc and re.search(r'<meta charset="utf-8">', view.srcdoc)
+
+
+def test_a_cold_page_view_highlights_the_kept_blocks_only() -> None:
+    body = COLD_PAGE.read_bytes()  # a page no wrapper knows: extracted by the classifier
+    text = "\n".join([HEADLINE, "Reading the flags"])
+    view = page_view(body, wrapper=None, pattern=None, article_text=text, method="classifier")
+    root = lxml_html.document_fromstring(view.srcdoc)
+    assert [e.text_content() for e in root.find_class("forest-kept")] == [HEADLINE, "Reading the flags"]
+    assert view.kept == 2 and view.region == 0 and view.notes == ()
+    missing = page_view(body, wrapper=None, pattern=None, article_text="Not on the page", method="classifier")
+    assert missing.kept == 0 and "not found" in missing.notes[0]
+    # An article from a wrapper's pattern is marked by its region, never block by block.
+    assert page_view(body, wrapper=None, pattern=None, article_text=text, method="wrapper").kept == 0

@@ -11,8 +11,9 @@ import forest
 
 WEBAPP = Path(forest.__file__).resolve().parent / "webapp"
 # The bundled example site's server, which the screenshot command serves (as `forest demo` does),
-# and the page and region as extraction reads them, which the page view marks up.
-ALLOWED_INTERNAL = {"forest.demo", "forest.html", "forest.region"}
+# the page and region as extraction reads them, which the page view marks up, and the classifier's
+# blocks, which it highlights on a page extracted cold.
+ALLOWED_INTERNAL = {"forest.demo", "forest.html", "forest.region", "forest.classifier.page"}
 
 
 def forest_imports(path: Path) -> list[tuple[str, list[str]]]:
