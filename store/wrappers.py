@@ -8,37 +8,18 @@ import ipaddress
 import os
 import sqlite3
 import sys
-import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
+from store.database import guard, may_write, open_database
 from store.errors import SiteNotFoundError, StoreError
-from store.schema import DB_SCHEMA, SAMPLES_DDL, SUPPORTED_SCHEMA, SchemaState, create_schema, decode_wrapper, encode_wrapper
-from store.schema import inspect_schema, user_version
-
-# A write holds the lock for milliseconds, but a concurrent learner may be in
-# the middle of a WAL checkpoint on a slow disk; 30 s rides that out while
-# still failing, rather than hanging, when a process is stuck holding the lock.
-BUSY_TIMEOUT_S = 30.0
-
-# sqlite3 messages (lower-cased fragments) -> what went wrong, what to do next.
-_HINTS: tuple[tuple[str, str, str], ...] = (
-    ("file is not a database", "not a forest database", "pass --db to use another file or move it away"),
-    ("malformed", "the database is corrupt", "restore it from a backup, or move it away and learn the sites again"),
-    ("unable to open", "cannot open the database", "check that it is a file you may read and write, or pass --db"),
-    ("readonly", "the database is read-only", "check the permissions of the file and its directory, or pass --db"),
-    ("locked", "the database stayed locked by another process", "retry once the other forest command has finished"),
-    ("is full", "the disk is full", "free some space, then retry"),
-    ("disk i/o", "reading or writing the disk failed", "check the disk and its free space, then retry"),
-)
-
+from store.schema import SAMPLE_PAGES_LAYOUT, SUPPORTED_SCHEMA, SchemaState, decode_wrapper, encode_wrapper
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SiteInfo:
@@ -68,31 +49,6 @@ def default_db_path() -> Path:
         xdg = os.environ.get("XDG_DATA_HOME", "")
         base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
     return base / "forest" / "forest.db"
-
-
-def _describe(exc: sqlite3.Error) -> str:
-    detail = " ".join(str(exc).split()) or type(exc).__name__
-    lowered = detail.lower()
-    for fragment, what, hint in _HINTS:
-        if fragment in lowered:
-            return f"{what} ({detail}); {hint}"
-    return f"database error ({detail}); pass --db to use another file"
-
-
-def _may_write(path: Path) -> bool:
-    """Whether we may write the database file at ``path`` and create files beside it
-    (SQLite's -wal, -shm and journal files), or create it and its directories."""
-    existing = next((p for p in (path, *path.parents) if p.exists()), None)
-    if existing is None:
-        return False
-    if existing != path:
-        return os.access(existing, os.W_OK | os.X_OK)
-    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
-
-
-def _cannot_open(exc: sqlite3.OperationalError) -> bool:
-    """Whether ``exc`` says the file cannot be opened (or written) as asked, rather than that it is no database."""
-    return any(fragment in str(exc).lower() for fragment in ("unable to open", "readonly", "read-only"))
 
 
 def _now() -> str:
@@ -127,16 +83,20 @@ class WrapperStore:
     """Per-site wrappers (plain JSON-able dicts) with full version history, in one SQLite file.
 
     :param path: database file; ``None`` means :func:`default_db_path`. A missing
-        file (and its directories) is created.
+        file (and its directories) is created; a file of an older layout is migrated
+        (see :mod:`store.schema`).
     :param readonly: open for reading only (``forest sites``, ``forest show``): a missing
-        file reads as empty and nothing is created, written or switched to WAL.
-    :raises StoreError: if the file cannot be opened or is not a forest database.
+        file reads as empty and nothing is created, written, migrated or switched to WAL;
+        an older layout is read as it is.
+    :raises StoreError: if the file cannot be opened or migrated, is not a forest database,
+        or has a layout newer than this code.
     """
 
     def __init__(self, path: str | Path | None = None, *, readonly: bool = False) -> None:
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         self.readonly = readonly
-        self._db, self._state = self._open_readonly() if readonly else self._open()
+        opened = open_database(self.path, readonly=readonly, error=self._error)
+        self._db, self._state, self._layout = opened.db, opened.state, opened.layout
 
     def __repr__(self) -> str:
         return f"WrapperStore({str(self.path)!r})"
@@ -161,38 +121,9 @@ class WrapperStore:
     def _unknown(self, site: str) -> LookupError:
         return SiteNotFoundError(site)
 
-    @contextlib.contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn sqlite3 failures into StoreError, so callers handle one kind of error."""
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            raise self._error(_describe(exc)) from exc
-        except UnicodeEncodeError as exc:
-            # A site name from a command line in another encoding (surrogate-escaped bytes).
-            raise self._error(f"a site name is not valid UTF-8 ({exc.object[exc.start:exc.end]!r}); "
-                              "give the site name in UTF-8") from exc
-
-    def _open(self) -> tuple[Database, SchemaState]:
-        if self.path.is_dir():
-            raise self._error("is a directory, not a database file; pass --db with a file path")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise self._error(
-                f"cannot create directory {self.path.parent} ({exc.strerror or exc}); pass --db to use another file"
-            ) from exc
-        conn: sqlite3.Connection | None = None
-        try:
-            with self._guard():
-                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
-                db = Database(conn, execute_plugins=False)
-                state = self._prepare(db)
-        except BaseException:
-            if conn is not None:
-                conn.close()
-            raise
-        return db, state
+    def _guard(self) -> contextlib.AbstractContextManager[None]:
+        """Turn sqlite3 failures into this store's StoreError, so callers handle one kind of error."""
+        return guard(self._error)
 
     @classmethod
     def for_extraction(cls: type[_Store], path: str | Path | None = None) -> _Store:
@@ -200,85 +131,16 @@ class WrapperStore:
 
         Extracting only reads wrappers: a database that cannot be written (mode 0444, a
         read-only directory or file system) serves it, and counts no pages (see
-        :meth:`record_extractions`).
+        :meth:`record_extractions`).  So does an older layout that cannot be migrated there:
+        every layout holds the wrappers in the same tables, and is read as it is.
         """
         target = Path(path).expanduser() if path is not None else default_db_path()
-        if _may_write(target):
+        if may_write(target):
             try:
                 return cls(path)
             except StoreError:
                 pass  # a write the permissions allowed failed (a read-only mount): read it as it is
         return cls(path, readonly=True)
-
-    def _open_readonly(self) -> tuple[Database, SchemaState]:
-        if self.path.is_dir():
-            raise self._error("is a directory, not a database file; pass --db with a file path")
-        if not self.path.exists():
-            # Nothing stored yet; an in-memory database answers "no sites" without a file.
-            return Database(sqlite3.connect(":memory:"), execute_plugins=False), SchemaState.ABSENT
-        uri = self.path.resolve().as_uri()
-        # mode=rw plus query_only, rather than mode=ro: a read-only connection cannot remove
-        # the -wal and -shm files of a WAL database when it closes, so `forest sites` would
-        # leave two files behind; a read-write one that is the last to close removes them.
-        # A file only we may not write falls back to mode=ro.  In a directory we may not
-        # write, a WAL database without its -shm file opens only as immutable: nobody can
-        # write it there either (a writer would need to create the -wal file).
-        attempts = (f"{uri}?mode=rw", f"{uri}?mode=ro", f"{uri}?immutable=1")
-        with self._guard():
-            for attempt, target in enumerate(attempts, 1):
-                conn: sqlite3.Connection | None = None
-                try:
-                    conn = sqlite3.connect(target, uri=True, timeout=BUSY_TIMEOUT_S)
-                    if attempt == 1:
-                        conn.execute("PRAGMA query_only = ON")
-                    db = Database(conn, execute_plugins=False)
-                    state = self._inspect(db)
-                    return db, (SchemaState.FOREST if state is SchemaState.FOREST else SchemaState.ABSENT)
-                except BaseException as exc:
-                    if conn is not None:
-                        conn.close()
-                    if attempt == len(attempts) or not isinstance(exc, sqlite3.OperationalError) or not _cannot_open(exc):
-                        raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def _inspect(self, db: Database) -> SchemaState:
-        """What ``db`` holds, refusing another application's look-alike tables and a newer layout."""
-        state, reason = inspect_schema(db)
-        if state is SchemaState.FOREIGN:
-            raise self._error(f"not a forest database ({reason}); pass --db to use another file or move it away")
-        if state is SchemaState.FOREST and user_version(db) > DB_SCHEMA:
-            raise self._error(
-                f"database layout {user_version(db)} is newer than this forest supports ({DB_SCHEMA}); upgrade forest"
-            )
-        return state
-
-    def _prepare(self, db: Database) -> SchemaState:
-        state = self._inspect(db)
-        if state is SchemaState.ABSENT:
-            # Another application's database: reads see no sites, and nothing is
-            # written, not even the journal mode, which would persist in its file.
-            return state
-        self._enable_wal(db)
-        if state is SchemaState.EMPTY:
-            with db.conn:
-                db.execute("BEGIN IMMEDIATE")
-                create_schema(db)
-        return SchemaState.FOREST
-
-    @staticmethod
-    def _enable_wal(db: Database) -> None:
-        """Switch to WAL, which persists in the file and lets readers go on while one learner writes."""
-        deadline = time.monotonic() + BUSY_TIMEOUT_S
-        while True:
-            try:
-                db.enable_wal()
-                return
-            except sqlite3.OperationalError as exc:
-                # SQLite does not call the busy handler for a journal-mode switch, so
-                # two processes opening a brand-new file together see "locked" at once.
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)
 
     def _begin_write(self) -> None:
         if self._state is not SchemaState.FOREST:
@@ -331,7 +193,6 @@ class WrapperStore:
                 {"site": site, "version": version, "wrapper": text, "learned_at": learned_at}, pk="site"
             )
             if samples:
-                self._db.execute(SAMPLES_DDL)
                 self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
                 rows = {name: zlib.compress(html.encode("utf-8", "surrogatepass"), 6) for name, html in samples}
                 self._db.table("sample_pages").insert_all(
@@ -341,7 +202,9 @@ class WrapperStore:
 
     def samples(self, site: str) -> list[tuple[str, str]]:
         """The ``(name, html)`` sample pages of ``site``'s current wrapper (none for wrappers saved without)."""
-        if self._state is not SchemaState.FOREST or "sample_pages" not in self._db.table_names():
+        # Opened read-only on a file older than the sample pages, there are none to read; only
+        # relearning reads them, and it writes, so its store is migrated.
+        if self._state is not SchemaState.FOREST or self._layout < SAMPLE_PAGES_LAYOUT:
             return []
         with self._guard():
             rows = self._db.execute("SELECT name, html FROM sample_pages WHERE site = ? ORDER BY name", [site]).fetchall()
@@ -421,8 +284,7 @@ class WrapperStore:
             self._begin_write()
             current = self._db.execute("DELETE FROM sites WHERE site = ?", [site]).rowcount
             past = self._db.execute("DELETE FROM wrapper_history WHERE site = ?", [site]).rowcount
-            if "sample_pages" in self._db.table_names():
-                self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
+            self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
         return current + past > 0
 
     def record_extraction(self, site: str, *, miss: bool) -> None:
