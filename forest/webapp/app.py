@@ -88,6 +88,7 @@ def create_app(
         Route("/jobs", views.job_list),
         Route("/jobs", views.submit, methods=["POST"]),
         Route("/jobs/{job_id:int}", views.job_page),
+        Route("/jobs/{job_id:int}/article.md", views.job_markdown),
         Route("/static/app.css", views.stylesheet),
         Route("/favicon.ico", views.no_icon),
         Route("/api/extract", api_extract, methods=["POST"]),
@@ -140,7 +141,9 @@ async def api_learn(request: Request) -> Response:
     config = config_of(request)
     url, wait, site = check_url(body.get("url")), _wait(body), _site(body)
     job = await asyncio.to_thread(queue_job, config, "learn", url, site)
-    return await _answer(request, job, wait, lambda result: {k: v for k, v in result.items() if k != "page"})
+    # The report, without what the job's page shows (its sample page's revision and renderings).
+    return await _answer(request, job, wait,
+                         lambda result: {k: v for k, v in result.items() if k not in ("page", "rendered")})
 
 
 def api_sites(request: Request) -> Response:

@@ -1,20 +1,18 @@
-"""The job queue and page revisions of `forest serve`, in the wrapper database (sqlite-utils only)."""
+"""The job queue and page revisions of `forest serve`, in the wrapper database, whose tables and opening are the store's."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import json
-import sqlite3
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-
 from forest import StoreError, strip_credentials
+from store.database import guard, open_database
+from store.schema import SchemaState
 
 # Job kinds and states.  A job is "running" only while a worker holds its lease
 # (renewed by heartbeats); a running job whose lease ran out belonged to a worker
@@ -27,38 +25,6 @@ MAX_ATTEMPTS = 2
 # The longest a job may run.  Learning fetches 10 pages (4 at a time), each within a 60 s
 # total timeout and 2 retries: about 8 minutes at worst; a job past 30 is stuck.
 MAX_RUN_S = 1800.0
-# Same as the wrapper store's: a learner may hold the write lock during a checkpoint.
-BUSY_TIMEOUT_S = 30.0
-
-_JOB_COLUMNS: dict[str, Any] = {
-    "id": int,
-    "kind": str,
-    "url": str,
-    "site": str,
-    "state": str,
-    "created_at": str,
-    "started_at": str,
-    "finished_at": str,
-    "heartbeat_at": str,
-    "attempts": int,
-    "worker": str,
-    "progress": str,
-    "error": str,
-    "result": str,
-    "input_revision": int,
-}
-_REVISION_COLUMNS: dict[str, Any] = {
-    "id": int,
-    "job_id": int,
-    "url": str,
-    "final_url": str,
-    "status": int,
-    "content_type": str,
-    "fetched_at": str,
-    "size": int,
-    "sha256": str,
-    "body": bytes,
-}
 
 
 def now() -> str:
@@ -154,30 +120,27 @@ class Revision:
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Revision:
-        return cls(**{name: row[name] for name in _REVISION_COLUMNS})
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
 
 
 class JobStore:
     """Jobs and page revisions in ``path``, next to the wrappers.
 
-    Open a ``WrapperStore`` on the file first: it creates the wrapper tables in an
-    empty file, and a file holding only these tables would not count as a forest
-    database.  One connection per JobStore: open one per thread.
+    The file is opened as the wrapper store opens it (:func:`store.database.open_database`):
+    a new file gets the whole layout, job tables included, and an older one is migrated;
+    another application's database is refused, and the job tables are never added to it.
+    One connection per JobStore: open one per thread.
 
-    :raises StoreError: when the file cannot be opened or written.
+    :raises StoreError: when the file cannot be opened or written, or is not a forest database.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        with self._guard():
-            self._db = Database(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S), execute_plugins=False)
-            if not {"sites", "wrapper_history"} <= set(self._db.table_names()):
-                self._db.close()
-                # Another application's database, or a new file no WrapperStore has prepared:
-                # job tables alone would make it count as a foreign database to forest.
-                raise StoreError("not a forest database (no wrapper tables); pass --db to use another file",
-                                 path=str(self.path))
-            self._create()
+        opened = open_database(self.path, error=self._error)
+        if opened.state is not SchemaState.FOREST:
+            opened.db.close()
+            raise self._error("not a forest database (it holds another application's tables); pass --db to use another file")
+        self._db = opened.db
 
     def __enter__(self) -> JobStore:
         return self
@@ -188,22 +151,11 @@ class JobStore:
     def close(self) -> None:
         self._db.close()
 
-    @contextlib.contextmanager
-    def _guard(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"job table: {' '.join(str(exc).split())}", path=str(self.path)) from exc
+    def _error(self, message: str) -> StoreError:
+        return StoreError(message, path=str(self.path))
 
-    def _create(self) -> None:
-        # if_not_exists: several server processes may open one file at once.
-        jobs = self._db.table("jobs")
-        jobs.create(_JOB_COLUMNS, pk="id", not_null={"kind", "state", "created_at"}, if_not_exists=True)
-        jobs.create_index(["state", "id"], if_not_exists=True)
-        revisions = self._db.table("page_revisions")
-        revisions.create(_REVISION_COLUMNS, pk="id", if_not_exists=True)
-        revisions.create_index(["url", "id"], if_not_exists=True)
-        revisions.create_index(["job_id"], if_not_exists=True)
+    def _guard(self) -> contextlib.AbstractContextManager[None]:
+        return guard(self._error)
 
     # --- jobs ------------------------------------------------------------------------
 
