@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 import forest
+from forest.webapp.article import rendered
 from forest.webapp.jobs import Job, JobStore
 from forest.webapp.recording import RecordingTransport
 
@@ -56,14 +58,15 @@ def run_job(
 
 
 def record(article: forest.Article, source: str) -> dict[str, Any]:
-    """The record `forest extract --format json` prints for one page."""
-    return {"source": source, **article.to_dict()}
+    """The record `forest extract --format json` prints for one page (without ``--with-html``: the
+    app builds the structure for its own panel, and the clean HTML is kept with the job's result)."""
+    return {"source": source, **{k: v for k, v in article.to_dict().items() if k != "html"}}
 
 
-def markdown(article: Mapping[str, Any]) -> str:
-    """An article record as `forest extract --format markdown` prints it."""
-    title, text = str(article.get("title") or ""), str(article.get("text") or "")
-    return "\n\n".join([f"# {title}" if title else "", *(text.split("\n") if text else [])]).strip() + "\n"
+def shown(settings: forest.Settings) -> forest.Settings:
+    """``settings`` for an extraction the app shows: with the article's structure, which forest's
+    markdown and HTML renderings print (as `forest extract --format markdown` builds it)."""
+    return dataclasses.replace(settings, html=True)
 
 
 def _learn(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, settings: forest.Settings,
@@ -89,9 +92,10 @@ def _learn(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, s
     for url in report.used:
         if url in bodies:
             progress("extracting a sample page")
-            article = forest.extract(wrapper, bodies[url], url=url)
+            article = forest.extract(wrapper, bodies[url], url=url, settings=shown(settings))
             result["page"] = {"url": url, "revision": None}
             result["article"] = record(article, url)
+            result["rendered"] = rendered(article).to_dict()
             break
     return result, wrapper.site
 
@@ -102,11 +106,11 @@ def _extract_url(job: Job, store: forest.WrapperStore, client: forest.GuardedCli
         progress(f"learning the site: fetched {done} of {planned} pages")
 
     progress("fetching the page")
-    article = forest.extract_url(job.url, store=store, settings=settings, client=client, progress=on_page,
+    article = forest.extract_url(job.url, store=store, settings=shown(settings), client=client, progress=on_page,
                                  site=job.site or None)
     version = next((s.version for s in store.sites() if s.site == article.site), None)
     result: dict[str, Any] = {"kind": "extract_url", "site": article.site, "version": version,
-                              "article": record(article, job.url)}
+                              "article": record(article, job.url), "rendered": rendered(article).to_dict()}
     if article.url:
         result["page"] = {"url": article.url, "revision": None}
     return result, article.site
@@ -118,10 +122,11 @@ def _extract_html(job: Job, store: forest.WrapperStore, jobs: JobStore,
     if revision is None:
         raise ValueError(f"job {job.id} has no stored page")
     article = forest.extract_page(revision.body, site=job.site or None, url=job.url or None, store=store,
-                                  settings=settings)
+                                  settings=shown(settings))
     version = next((s.version for s in store.sites() if s.site == article.site), None)
     result = {"kind": "extract_html", "site": article.site, "version": version,
-              "article": record(article, job.url or "-"), "page": {"url": job.url or "", "revision": revision.id}}
+              "article": record(article, job.url or "-"), "rendered": rendered(article).to_dict(),
+              "page": {"url": job.url or "", "revision": revision.id}}
     return result, article.site
 
 

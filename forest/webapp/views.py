@@ -11,9 +11,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 import forest
+from forest.webapp.article import rendered, rendered_of
 from forest.webapp.jobs import JobStore, Revision
 from forest.webapp.render import PageUnreadable, PageView, page_view
-from forest.webapp.runner import markdown, record
+from forest.webapp.runner import record, shown
 from forest.webapp.safety import InputError, check_html, check_url
 from forest.webapp.state import Config, config_of, queue_html, queue_job
 
@@ -178,12 +179,12 @@ def sample_page(request: Request, site: str, revision_id: int) -> Response:
         if revision is None or not _page_of(site, stored, revision, jobs):
             # Another site's page is not shown under this site's address, as if it were its own.
             raise HTTPException(404, f"no stored page {revision_id} of site {site!r}")
-    article = forest.extract(wrapper, revision.body, url=revision.final_url)
-    shown = record(article, revision.final_url)
-    result = {"site": site, "version": version, "article": shown}
-    view = _view(revision, stored, shown)
+    article = forest.extract(wrapper, revision.body, url=revision.final_url, settings=shown(config.settings))
+    extracted = record(article, revision.final_url)
+    result = {"site": site, "version": version, "article": extracted}
+    view = _view(revision, stored, extracted)
     return _render(request, "result.html", {
-        "job": None, "result": result, "article": shown, "markdown": markdown(shown),
+        "job": None, "result": result, "article": extracted, "rendered": rendered(article),
         "view": view, "revision": revision, "title": f"{site}: the wrapper on a stored page",
     })
 
@@ -244,7 +245,17 @@ def job_page(request: Request) -> Response:
     article = job.result["article"]
     view = _view(revision, _wrapper_version(config, job.result), article) if revision else None
     return _render(request, "result.html", {**context, "result": job.result, "article": article,
-                                            "markdown": markdown(article), "view": view, "revision": revision})
+                                            "rendered": rendered_of(job.result), "view": view, "revision": revision})
+
+
+def job_markdown(request: Request) -> Response:
+    """A finished job's article as `forest extract --format markdown` prints it."""
+    job_id = row_id(request, "job_id")
+    with JobStore(config_of(request).db_path) as jobs:
+        job = jobs.get(job_id)
+    if job is None or job.state != "finished" or not job.result or "article" not in job.result:
+        raise HTTPException(404, f"no article extracted by job {job_id}")
+    return Response(rendered_of(job.result).markdown, media_type="text/markdown; charset=utf-8")
 
 
 def _without_credentials(wrapper: dict[str, Any]) -> dict[str, Any]:
