@@ -61,8 +61,8 @@ def create_app(
     :raises StoreError: when the database cannot be opened.
     """
     settings = settings or forest.Settings()
-    # The wrapper store first: it creates its tables in a new file, and a file holding
-    # only the job tables would not count as a forest database.
+    # Either store creates a new file's whole layout, or migrates an older one (store.database);
+    # the wrapper store resolves the default path, and the job store refuses another application's file.
     with forest.WrapperStore(db_path) as store:
         path = store.path
     JobStore(path).close()
