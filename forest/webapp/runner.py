@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,9 @@ from forest.webapp.recording import RecordingTransport
 
 # progress(one line saying how far the job is)
 Progress = Callable[[str], None]
+# The progress line while a job fetches pages; the job's page draws a bar from its two counts.
+FETCHED = "fetched {done} of {planned} pages"
+_FETCHED = re.compile(r"fetched (\d+) of (\d+) pages")
 
 
 def run_job(
@@ -63,6 +67,12 @@ def record(article: forest.Article, source: str) -> dict[str, Any]:
     return {"source": source, **{k: v for k, v in article.to_dict().items() if k != "html"}}
 
 
+def fetched_counts(line: str | None) -> tuple[int, int] | None:
+    """The pages fetched and planned that a progress line states (see FETCHED), or None."""
+    match = _FETCHED.search(line or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
 def shown(settings: forest.Settings) -> forest.Settings:
     """``settings`` for an extraction the app shows: with the article's structure, which forest's
     markdown and HTML renderings print (as `forest extract --format markdown` builds it)."""
@@ -72,7 +82,8 @@ def shown(settings: forest.Settings) -> forest.Settings:
 def _learn(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, settings: forest.Settings,
            progress: Progress, recorder: RecordingTransport) -> tuple[dict[str, Any], str | None]:
     def on_page(done: int, planned: int, url: str, error: str | None) -> None:
-        progress(f"fetched {done} of {planned} pages")
+        # The last fetch ends the downloads; learning the wrapper from them follows and takes a while.
+        progress(FETCHED.format(done=done, planned=planned) + ("; learning the wrapper" if done >= planned else ""))
 
     progress("fetching the feed")
     wrapper, report = forest.learn_feed(job.url, store=store, settings=settings, client=client, progress=on_page,
@@ -103,7 +114,7 @@ def _learn(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, s
 def _extract_url(job: Job, store: forest.WrapperStore, client: forest.GuardedClient, settings: forest.Settings,
                  progress: Progress) -> tuple[dict[str, Any], str | None]:
     def on_page(done: int, planned: int, url: str, error: str | None) -> None:
-        progress(f"learning the site: fetched {done} of {planned} pages")
+        progress("learning the site: " + FETCHED.format(done=done, planned=planned))
 
     progress("fetching the page")
     article = forest.extract_url(job.url, store=store, settings=shown(settings), client=client, progress=on_page,

@@ -14,7 +14,7 @@ import forest
 from forest.webapp.article import rendered, rendered_of
 from forest.webapp.jobs import JobStore, Revision
 from forest.webapp.render import PageUnreadable, PageView, page_view
-from forest.webapp.runner import record, shown
+from forest.webapp.runner import fetched_counts, record, shown
 from forest.webapp.safety import InputError, check_html, check_url
 from forest.webapp.state import Config, config_of, queue_html, queue_job
 
@@ -239,7 +239,7 @@ def job_page(request: Request) -> Response:
         revision = jobs.revision(page["revision"]) if page.get("revision") is not None else None
         downloads = len(jobs.revisions(job_id=job.id))
     context: dict[str, Any] = {"job": job, "refresh": REFRESH_S if job.active else None, "downloads": downloads,
-                               "title": f"job {job.id}"}
+                               "title": f"job {job.id}", "fetched": fetched_counts(job.progress) if job.active else None}
     if job.state != "finished" or not job.result or "article" not in job.result:
         return _render(request, "result.html", {**context, "result": job.result, "article": None, "view": None})
     article = job.result["article"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from forest import Article
 from forest.cli import cli
 from forest.demo import DemoServer, ExampleSite
 from forest.webapp.article import rendered, rendered_of
+from forest.webapp.jobs import JobStore
 
 COLD_PAGE = Path(__file__).with_name("data") / "cold_article.html"
 HEADLINE = "Bringing a network interface up by hand"
@@ -112,3 +113,19 @@ def test_only_web_links_stay_clickable_and_images_go() -> None:
     assert root.xpath("//a/@href") == ["https://example.com/a"]
     assert root.xpath("//a/@rel") == ["nofollow noopener noreferrer"]
     assert not root.xpath("//img") and "javascript" not in html and "tracker" not in html
+
+
+def test_the_job_list_shows_a_running_jobs_progress_even_with_a_site(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(run_worker=False)
+    client.post("/api/learn", json={"url": "http://example.com/feed.xml", "site": "example.com", "wait": 0})
+    db = client.app.state.forest.db_path  # type: ignore[attr-defined]
+    with JobStore(db) as jobs:
+        job = jobs.claim("test")
+        assert job is not None and jobs.heartbeat(job.id, "test", "fetched 3 of 10 pages")
+    row = lxml_html.document_fromstring(client.get("/jobs").text).get_element_by_id("jobs").xpath(".//tbody/tr")[0]
+    assert "fetched 3 of 10 pages" in row.text_content()
+    page = lxml_html.document_fromstring(client.get(f"/jobs/{job.id}").text)
+    assert page.get_element_by_id("progress-line").text_content() == "fetched 3 of 10 pages"
+    bar = page.get_element_by_id("progress-bar")
+    assert (bar.get("value"), bar.get("max")) == ("3", "10")
+    assert client.get(f"/jobs/{job.id}").text.count('<meta http-equiv="refresh"') == 1
