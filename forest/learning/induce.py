@@ -18,6 +18,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import LearnError, ParseError
 from forest.html import meta_content, page_title, parse_shown
+from forest.learning.boxes import template_boxes, template_nodes, without_nodes
 from forest.learning.comments import COMMENT_SECTIONS, CommentNamed, comments_named_so, inside_regions, learn_comments
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
@@ -200,6 +201,11 @@ class Inducer:
             # A table's header names its columns: a site whose articles hold the same kind of table
             # repeats it on every page, and it is the table's all the same, not the template's.
             template -= _table_headers(sample_regions)
+            if explained:
+                # The template's boxes, inside the region and among its sibling nodes (forest.learning.boxes).
+                boxes = template_boxes([scored[k] for k in explained], [regions[k] for k in explained], template, exclusions)
+                exclusions.extend(boxes)
+                chosen, regions = _without_template_nodes(chosen, choice.assignment, scored, regions, template)
         else:  # Settings checked the choice
             raise AssertionError(settings.ranking)
         if not chosen or chosen[0].score <= 0:
@@ -376,6 +382,25 @@ def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern]
         shares = [prose_share([b for b in region_blocks[k] if not b.is_navigation]) for k in members if regions[k]]
         patterns.append(replace(pattern, prose=round(statistics.median(shares), 3)) if shares else pattern)
     return patterns, regions, region_blocks
+
+
+def _without_template_nodes(
+    patterns: Sequence[Pattern], assignment: Sequence[int], scored: Sequence[ScoredPage], regions: Sequence[Sequence[int]],
+    template: frozenset[str],
+) -> tuple[list[Pattern], list[list[int]]]:
+    """The patterns whose regions are runs of sibling nodes without the nodes that are the template's boxes
+    (forest.learning.boxes.template_nodes), and each sample page's region so narrowed."""
+    narrowed, kept = list(patterns), [list(region) for region in regions]
+    for j, pattern in enumerate(patterns):
+        members = [k for k, a in enumerate(assignment) if a == j and regions[k]]
+        keys = template_nodes([scored[k] for k in members], [regions[k] for k in members], template)
+        if not keys:
+            continue
+        narrowed[j] = replace(pattern, xpath=without_nodes(pattern.xpath, keys))
+        for k in members:
+            dropped = {i for key in keys for i in scored[k].index.keys.get(key, ())}
+            kept[k] = [i for i in regions[k] if i not in dropped]
+    return narrowed, kept
 
 
 def _extracted_sizes(

@@ -1,0 +1,142 @@
+"""The boxes a site's template writes into its article region, decided per part from the sample's own evidence.
+
+A template's box has a fixed label and changing items: a video playlist ("Caption", "4 stories
+you can't miss", then this week's videos), an author bio, a newsletter box, "Related video:"
+and its clip.  Its label is the template's text (a line the region of most sample pages
+repeats, learned before this step), and so is dropped already; its items are new on every
+page, and stay.  So a part of the region (an element named by its tag and a stable
+attribute) that opens with a template line on several sample pages, and holds the sample's
+keywords no more densely than the rest of the region, is cut whole, items and all.
+
+A region of several sibling nodes (``//div[@class='story']/div``: the headline's div, the
+byline's, the playlist's, the body's) can have no part cut among its nodes, only inside them
+(an exclusion searches inside the region): a node that is such a box is taken out of the
+pattern itself.
+
+The tests are the sample's own, with the thresholds of the site's other cleanup (MIN_PAGES and
+MAX_CUT_SHARE of forest.learning.consensus) and none of their own.
+"""
+
+from __future__ import annotations
+
+import functools
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+from forest.learning.consensus import MAX_CUT_SHARE, MIN_PAGES
+from patterns.ranking import ScoredPage
+from patterns.refine import KEPT_TAGS, is_single_step
+from patterns.text import text_blocks
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One key's elements in one sample page's region: inside its nodes, or among them."""
+
+    page: ScoredPage
+    elements: tuple[int, ...]
+    keywords: int
+    terms: int
+
+    def opens_with(self, template: frozenset[str]) -> bool:
+        """Whether its first element opens with a template line."""
+        first = next((b for b in text_blocks([self.page.index.elements[self.elements[0]]]) if not b.is_navigation), None)
+        return first is not None and first.text in template
+
+    def varies(self, template: frozenset[str]) -> bool:
+        """Whether some of its text is not the template's."""
+        blocks = text_blocks(self.page.index.elements[i] for i in self.elements)
+        return any(b.text not in template for b in blocks if not b.is_navigation)
+
+
+def template_boxes(
+    pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], template: frozenset[str], exclusions: Sequence[str]
+) -> list[str]:
+    """Parts strictly inside the regions that are the template's boxes, as exclusions (one step each).
+
+    :param regions: each explained sample page's region (element indices of its page index).
+    :param template: the site's template texts (text blocks most sample regions repeat).
+    :param exclusions: the exclusions learned already (not proposed again).
+    """
+    parts = [_parts(page, region, inside=True) for page, region in zip(pages, regions)]
+    return [key for key in _boxes(parts, _totals(pages, regions), template) if key not in exclusions]
+
+
+def template_nodes(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], template: frozenset[str]) -> list[str]:
+    """Keys of the template's boxes among the nodes of a pattern whose regions are several sibling nodes,
+    to take out of the pattern.  A region keeps at least one node on every page."""
+    if not template or not any(len(region) > 1 for region in regions):
+        return []
+    parts = [_parts(page, region, inside=False) for page, region in zip(pages, regions)]
+    kept: list[str] = []
+    for key in _boxes(parts, _totals(pages, regions), template):
+        gone = {key, *kept}
+        if all(len(region) > sum(len(page_parts[k].elements) for k in gone if k in page_parts)
+               for region, page_parts in zip(regions, parts) if region):
+            kept.append(key)
+    return kept
+
+
+def without_nodes(xpath: str, keys: Sequence[str]) -> str:
+    """``xpath`` selecting none of the elements of ``keys`` (single steps: ``//div[@class='x']``)."""
+    return xpath + "".join(f"[not(self::{key[2:]})]" for key in keys)
+
+
+def _totals(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """The regions' keywords and terms, summed over the pages."""
+    return (sum(page.x[i] for page, region in zip(pages, regions) for i in region),
+            sum(page.n[i] for page, region in zip(pages, regions) for i in region))
+
+
+def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template: frozenset[str]) -> list[str]:
+    """The keys whose parts are the template's boxes: found on at least MIN_PAGES pages, no denser in keywords
+    than the rest of the regions and holding no more than MAX_CUT_SHARE of their terms (the cheap tests,
+    first), opening with a template line on at least MIN_PAGES pages and at least half of those they occur
+    on, and holding text of their own somewhere."""
+    if not template:
+        return []
+    region_x, region_n = totals
+    chosen = []
+    for key in sorted({key for page_parts in parts for key in page_parts}):
+        found = [page_parts[key] for page_parts in parts if key in page_parts]
+        x, n = sum(p.keywords for p in found), sum(p.terms for p in found)
+        rest_x, rest_n = region_x - x, region_n - n
+        if len(found) < MIN_PAGES or rest_n <= 0 or n > MAX_CUT_SHARE * region_n or x * rest_n > rest_x * n:
+            continue
+        opened = sum(p.opens_with(template) for p in found)
+        if opened >= MIN_PAGES and 2 * opened >= len(found) and any(p.varies(template) for p in found):
+            chosen.append(key)
+    return chosen
+
+
+def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str, _Part]:
+    """Per attributed key (one exact step), its outermost elements inside the region's nodes (``inside``)
+    or among them, with their keywords and terms; parts that hold code are never boxes."""
+    index = page.index
+    # Key lists are in document order: bisect finds each key's elements in each region node.
+    spans = [(node + 1, index.end[node] + 1) if inside else (node, node + 1) for node in region]
+    found: dict[str, _Part] = {}
+    for key, nodes in index.keys.items():
+        if not _exact_step(key):
+            continue
+        within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
+        if not within:
+            continue
+        within = index.outermost(within)
+        if index.elements[within[0]].tag in KEPT_TAGS or any(_holds_code(index.elements[i]) for i in within):
+            continue
+        found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within))
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _exact_step(key: str) -> bool:
+    """Whether ``key`` is one step with an exact attribute value (``//div[@class='author-bio']``)."""
+    return is_single_step(key) and "[@" in key and "contains(" not in key
+
+
+def _holds_code(element: etree._Element) -> bool:
+    return next(element.iter(*KEPT_TAGS), None) is not None
