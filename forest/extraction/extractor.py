@@ -259,7 +259,7 @@ def _cold(
     else:
         content = [p for p in predictions if p.is_content]
         if region.words([p.block for p in content]) >= MIN_CLASSIFIED_WORDS:
-            return _classified(content, CLASSIFIER_CONFIDENCE, with_html)
+            return _classified(_site_cleaned(content, wrapper) or content, CLASSIFIER_CONFIDENCE, with_html)
         nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
             # Neither found an article's worth of words (a page whose article is loose text beside
@@ -275,6 +275,21 @@ def _cold(
         return with_structure(article, structure.Document()) if with_html else article
     article = Article(text=region.to_text(blocks), method="page", confidence=GUESS_CONFIDENCE)
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
+
+
+def _site_cleaned(content: Sequence[BlockPrediction], wrapper: Wrapper | None) -> list[BlockPrediction]:
+    """The classifier's content blocks of a learned site's page without the site's template text.
+
+    A page no pattern fits (a one-line note, where the site's regions hold hundreds of words) is
+    still a page of the site: the lines its template writes around every article
+    (``Wrapper.template_blocks``: an author bio, a newsletter box's pitch, a licence line) are not
+    its article, though the classifier, reading one page, may keep them.  The site's exclusions
+    are not applied here: searched over the whole page they also cut a related story's puff that
+    some gold keeps (dragnet's bbc.co.uk, dev split; re-measure: `forest eval --split dev --systems forest`).
+    """
+    if wrapper is None or not wrapper.template_blocks:
+        return list(content)
+    return [p for p in content if p.block.text not in wrapper.template_blocks]
 
 
 def _classified(content: Sequence[BlockPrediction], confidence: float, with_html: bool) -> Article:

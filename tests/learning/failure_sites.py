@@ -263,15 +263,17 @@ def hexo(seed: int = 4) -> Site:
 # -- 5. A short page of a learned site.
 
 def short_page(seed: int = 5) -> Site:
-    """A magazine whose sample pages are long features and whose held-out pages are briefs of two or three
-    short paragraphs, under the same template: an author bio, a newsletter box, a licence line and a footer
-    around a story body much smaller than the sample's."""
+    """A magazine whose sample pages are long features and whose held-out pages are briefs of one or two
+    short paragraphs and a one-line note, under the same template: an author bio, a newsletter box, a
+    licence line and a footer around a story body much smaller than the sample's."""
     rng = random.Random(seed)
     host = "www.quarterly.test"
     pages = []
     for i, topic in enumerate(_topics(rng, 8)):
         url = f"https://{host}/{'features' if i < LEARN else 'briefs'}/{topic}-{2026 + i}"
         told = story(rng, topic, paragraphs=(10, 14) if i < LEARN else (1, 2))
+        if i == 7:  # a one-line note: too small a region for the wrapper's patterns
+            told = Story(told.headline, (sentence(rng, TOPICS[topic]),))
         author = rng.choice(["Ada Whitfield", "Marcus Obi", "Lena Petrova"])
         html = (_head(told.headline, "The Quarterly", url, told.paragraphs[0][:150])
                 + '<body><div class="site"><header class="masthead"><a href="/">The Quarterly</a>'
