@@ -142,7 +142,8 @@ class BlockPredictor:
         body = root.find("body") if root.tag == "html" else root
         if body is None:
             return []
-        tree = walk(body)
+        # Elements made on access (a proxy per block owner): nothing changes the tree before this returns.
+        tree = walk(body, proxies=False)
         if not tree.blocks:
             return []
         # A model trained before the "modern" group (its groups lack it) reads neither the group

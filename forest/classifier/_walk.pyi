@@ -1,0 +1,39 @@
+# Types of the native page pass (forest/classifier/_walk.pyx), for mypy.
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+import numpy as np
+from lxml import etree
+
+from patterns.text import Block
+
+BUILT_AGAINST: str
+
+class Nodes(Sequence[etree._Element]):
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> etree._Element: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[etree._Element]: ...
+    def __iter__(self) -> Iterator[etree._Element]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def attributes(self) -> list[dict[str, str]]: ...
+
+def attributes_of(elements: list[etree._Element]) -> list[dict[str, str]]: ...
+def flatten(
+    root: etree._Element, block_tags: frozenset[str], block_class: type[Block], keep_pieces: bool = ..., proxies: bool = ...
+) -> tuple[
+    list[etree._Element] | Nodes,
+    list[str],
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    list[Block],
+    np.ndarray,
+    list[tuple[int, int, str]],
+]: ...

@@ -1,0 +1,485 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The page pass in C: one walk over a parsed body's libxml2 nodes that fills PageTree's arrays.
+
+It reads ``_Element._c_node`` and libxml2's node fields through lxml's public C API
+(``lxml.includes.etreepublic``): no Python attribute access per element.  The reference is
+``tests/unit/test_native_walk.py``'s ``reference_walk`` (the walk in Python over lxml's
+elements), which it must equal on every array and block.
+
+The struct layouts it reads are those of the lxml it was compiled against: the module refuses to
+import under another lxml version (a one-line ForestError that says to reinstall forest).
+"""
+
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, Py_UNICODE_ISSPACE
+from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, strcmp
+from libc.stdint cimport int64_t, uintptr_t
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode
+
+from collections.abc import Sequence
+
+import lxml
+import numpy as np
+
+from forest.errors import ForestError
+
+# Checked on major.minor: pip builds forest in an isolated environment whose lxml may be a newer
+# patch release than the one installed beside it, and patch releases keep the structs.
+BUILT_AGAINST = (<bytes>cetree.LXML_VERSION_STRING).decode("ascii")
+if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
+    raise ForestError(
+        f"forest's native page pass was built against lxml {BUILT_AGAINST}, but lxml {lxml.__version__} is installed: "
+        "reinstall forest (pip install --force-reinstall --no-deps forest-extract, or pip install -e . in a checkout) to rebuild it"
+    )
+cetree.import_lxml__etree()
+
+
+cdef struct Grow:
+    # A growable int64 array.
+    int64_t* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef int _push(Grow* g, int64_t value) except -1:
+    cdef Py_ssize_t capacity
+    cdef int64_t* data
+    if g.size == g.capacity:
+        capacity = g.capacity * 2 if g.capacity else 256
+        data = <int64_t*>realloc(g.data, capacity * sizeof(int64_t))
+        if data is NULL:
+            raise MemoryError()
+        g.data = data
+        g.capacity = capacity
+    g.data[g.size] = value
+    g.size += 1
+    return 0
+
+
+cdef object _array(Grow* g):
+    out = np.empty(g.size, dtype=np.int64)
+    cdef int64_t[::1] view = out
+    if g.size:
+        memcpy(&view[0], g.data, g.size * sizeof(int64_t))
+    return out
+
+
+cdef inline bint _is_text(xmlNode* c_node) noexcept nogil:
+    return c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* c_node) noexcept nogil:
+    # lxml's _textNodeOrSkip: the text node that starts a .text or .tail, past XInclude markers.
+    while c_node is not NULL:
+        if _is_text(c_node):
+            return c_node
+        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
+            c_node = c_node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline xmlNode* _next_element(xmlNode* c_node) noexcept nogil:
+    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
+        c_node = c_node.next
+    return c_node
+
+
+cdef enum RunKind:
+    NO_RUN = 0  # None or '': not a run
+    BLANK = 1  # one text node of ASCII whitespace: no characters, no words, a separator in a block
+    TEXT = 2
+
+
+cdef RunKind _kind(xmlNode* first) noexcept nogil:
+    # What lxml's text (or tail) starting at ``first`` would be, read from the bytes where that is
+    # cheap: most runs are indentation between tags, and need no Python string.
+    cdef xmlNode* c_node = _text_or_skip(first)
+    cdef const unsigned char* s
+    if c_node is NULL:
+        return NO_RUN
+    if _text_or_skip(c_node.next) is not NULL:
+        # Several text nodes: joined by lxml; decided on the string.
+        while c_node is not NULL:
+            if c_node.content is not NULL and c_node.content[0] != 0:
+                return TEXT
+            c_node = _text_or_skip(c_node.next)
+        return NO_RUN
+    s = <const unsigned char*>c_node.content
+    if s is NULL or s[0] == 0:
+        return NO_RUN
+    while s[0] != 0:
+        # Python's str.isspace() on ASCII: \t \n \v \f \r, \x1c-\x1f and the space.
+        if not (s[0] == 32 or 9 <= s[0] <= 13 or 28 <= s[0] <= 31):
+            return TEXT
+        s += 1
+    return BLANK
+
+
+cdef void _measure(str text, int64_t* chars, int64_t* words) noexcept:
+    # len(text.strip()) and len(text.split()), in one pass with Python's own whitespace test.
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, first = -1, last = -1
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef int64_t count = 0
+    cdef bint in_word = False
+    for i in range(n):
+        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            in_word = False
+        else:
+            if not in_word:
+                count += 1
+                in_word = True
+            if first < 0:
+                first = i
+            last = i
+    chars[0] = last - first + 1 if first >= 0 else 0
+    words[0] = count
+
+
+cdef class _Text:
+    # The block texts being written: " ".join("".join(runs).split()) of each group, in one buffer.
+    cdef Py_UCS4* buffer
+    cdef Py_ssize_t size, capacity
+    cdef bint pending_space
+
+    def __dealloc__(self):
+        free(self.buffer)
+
+    cdef int add(self, str text) except -1:
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_UCS4 c
+        cdef Py_UCS4* grown
+        if self.size + n + 1 > self.capacity:
+            self.capacity = max(2 * self.capacity, self.size + n + 1, 1024)
+            grown = <Py_UCS4*>realloc(self.buffer, self.capacity * sizeof(Py_UCS4))
+            if grown is NULL:
+                raise MemoryError()
+            self.buffer = grown
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if Py_UNICODE_ISSPACE(c):
+                self.pending_space = self.size > 0
+            else:
+                if self.pending_space:
+                    self.buffer[self.size] = 32
+                    self.size += 1
+                    self.pending_space = False
+                self.buffer[self.size] = c
+                self.size += 1
+        return 0
+
+    cdef int space(self) except -1:
+        self.pending_space = self.size > 0
+        return 0
+
+    cdef str take(self):
+        text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.buffer, self.size)
+        self.size = 0
+        self.pending_space = False
+        return text
+
+
+cdef class _Pass:
+    # One walk's state: the runs of the open group and what has been recorded so far.
+    cdef Grow parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, in_link, block_owner, is_block
+    cdef Grow owner
+    cdef list blocks, pieces
+    cdef _Text text
+    cdef int64_t group_chars, group_links
+    cdef bint keep_pieces
+    cdef list pending  # (element, text) of the open group's runs, for pieces
+    cdef object block_class
+
+    def __cinit__(self):
+        self.text = _Text()
+        self.blocks = []
+        self.pieces = []
+        self.pending = []
+
+    def __dealloc__(self):
+        free(self.parent.data)
+        free(self.depth.data)
+        free(self.position.data)
+        free(self.n_children.data)
+        free(self.own_chars.data)
+        free(self.own_link_chars.data)
+        free(self.own_words.data)
+        free(self.last.data)
+        free(self.in_link.data)
+        free(self.block_owner.data)
+        free(self.is_block.data)
+        free(self.owner.data)
+
+    cdef int run(self, int64_t element, xmlNode* c_node, bint tail) except -1:
+        # A text run (an element's text, or the tail of ``c_node`` that belongs to ``element``).
+        cdef RunKind kind = _kind(c_node.next if tail else c_node.children)
+        cdef int64_t chars = 0, words = 0
+        cdef str text
+        if kind == NO_RUN:
+            return 0
+        if kind == TEXT or self.keep_pieces:
+            text = cetree.tailOf(c_node) if tail else cetree.textOf(c_node)
+        if kind == TEXT:
+            _measure(text, &chars, &words)
+            self.text.add(text)
+            self.own_chars.data[element] += chars
+            self.own_words.data[element] += words
+            if self.in_link.data[element]:
+                self.own_link_chars.data[element] += chars
+                self.group_links += chars
+            self.group_chars += chars
+        else:
+            self.text.space()
+        if self.keep_pieces:
+            self.pending.append((element, text))
+        return 0
+
+    cdef int boundary(self, int64_t owner) except -1:
+        # A block-level start or end: the open group becomes a block (if it has text) owned by ``owner``.
+        cdef int64_t block = -1
+        cdef str text
+        if self.group_chars > 0:
+            text = self.text.take()
+            block = len(self.blocks)
+            self.blocks.append(self.block_class(text, min(self.group_links, len(text))))
+            _push(&self.owner, owner)
+        elif self.text.size or self.text.pending_space:
+            self.text.take()
+        if self.keep_pieces and self.pending:
+            for element, text in self.pending:
+                self.pieces.append((element, block, text))
+            self.pending = []
+        self.group_chars = self.group_links = 0
+        return 0
+
+
+cdef class _Tag:
+    # An element name's tag string and its roles in the walk.
+    cdef str tag
+    cdef bytes name  # libxml2's name, to check a cached address still holds it
+    cdef bint block, link
+
+
+# Tag strings by the address of libxml2's name (an un-namespaced element's): the parser's names
+# come from a dictionary, so a few addresses serve every page.  An address can be reused for
+# another name once its document is gone, hence the check of the bytes on every hit.
+cdef dict _TAGS = {}
+# Bounds the cache when names do not come from a dictionary (elements built one by one).
+cdef Py_ssize_t _MAX_TAGS = 4096
+
+
+cdef _Tag _tag(xmlNode* c_node, frozenset block_tags):
+    cdef _Tag entry
+    cdef object key = <uintptr_t>c_node.name
+    if c_node.ns is NULL:
+        entry = _TAGS.get(key)
+        if entry is not None and strcmp(<const char*>c_node.name, entry.name) == 0:
+            return entry
+    entry = _Tag()
+    entry.tag = cetree.namespacedName(c_node)
+    entry.name = <bytes><const char*>c_node.name
+    entry.block = entry.tag in block_tags
+    entry.link = entry.tag == "a"
+    if c_node.ns is NULL:
+        if len(_TAGS) >= _MAX_TAGS:
+            _TAGS.clear()
+        _TAGS[key] = entry
+    return entry
+
+
+cdef class Nodes:
+    """The elements of one walk, in document order, as a sequence whose lxml elements are made on
+    access: a proxy costs about as much as the rest of the pass, and cold extraction asks for a few.
+
+    It holds the walk's root, so the document lives as long as it does, but not the other elements:
+    an element cut from the tree (``remove``, ``drop_tree``) after the walk may be freed with its
+    subtree, and reading it here would read freed memory.  Use it only while the tree is unchanged
+    (``walk(..., proxies=False)`` says the same).
+    """
+
+    cdef cetree._Document doc
+    cdef object root
+    cdef xmlNode** nodes
+    cdef Py_ssize_t n, capacity
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    cdef int append(self, xmlNode* c_node) except -1:
+        cdef xmlNode** grown
+        if self.n == self.capacity:
+            self.capacity = self.capacity * 2 if self.capacity else 256
+            grown = <xmlNode**>realloc(self.nodes, self.capacity * sizeof(xmlNode*))
+            if grown is NULL:
+                raise MemoryError()
+            self.nodes = grown
+        self.nodes[self.n] = c_node
+        self.n += 1
+        return 0
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(self.n))]
+        i = index
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("element index out of range")
+        return cetree.elementFactory(self.doc, self.nodes[i])
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            yield self[i]
+
+    def __reversed__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n - 1, -1, -1):
+            yield self[i]
+
+    def __contains__(self, element):
+        return any(e is element for e in self)
+
+    def index(self, element):
+        for i, e in enumerate(self):
+            if e is element:
+                return i
+        raise ValueError("not an element of this walk")
+
+    def count(self, element):
+        return int(element in self)
+
+    def __eq__(self, other):
+        try:
+            return len(self) == len(other) and all(a is b for a, b in zip(self, other))
+        except TypeError:
+            return NotImplemented
+
+    def attributes(self):
+        """Each element's attributes as a dict, as ``dict(element.items())`` gives them."""
+        cdef Py_ssize_t i
+        return [_attributes(self.nodes[i]) for i in range(self.n)]
+
+
+cdef inline dict _attributes(xmlNode* c_node):
+    # lxml's items() is collectAttributes(c_node, 3); most elements have none.
+    return dict(cetree.collectAttributes(c_node, 3)) if c_node.properties is not NULL else {}
+
+
+Sequence.register(Nodes)
+
+
+def attributes_of(list elements not None):
+    """``[dict(e.items()) for e in elements]``, read from libxml2's nodes."""
+    cdef cetree._Element element
+    return [_attributes(element._c_node) for element in elements]
+
+
+def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=False, bint proxies=True):
+    """PageTree's fields for the subtree of ``root`` (an lxml element), as a tuple:
+    (elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words,
+    last, blocks, owner, pieces).
+
+    ``elements`` is the list of every element's lxml proxy with ``proxies``, else a
+    :class:`Nodes` (proxies made on access)."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef cetree._Document doc = top._doc
+    cdef xmlNode* c_root = top._c_node
+    cdef xmlNode* c_node = c_root
+    cdef xmlNode* child
+    cdef _Pass p = _Pass()
+    cdef Grow stack  # element index at each depth of the open elements
+    cdef int64_t i = 0, d = 0, up, n
+    cdef bint block, link
+    cdef Nodes nodes = None if proxies else Nodes()
+    cdef list made = [] if proxies else None
+    cdef list tags = []
+    cdef _Tag entry
+    stack.data = NULL
+    stack.size = stack.capacity = 0
+    p.keep_pieces = keep_pieces
+    p.block_class = block_class
+    if c_root.type != tree.XML_ELEMENT_NODE:
+        raise TypeError("flatten() needs an element")
+    try:
+        while True:
+            # Enter c_node: element i at depth d.
+            entry = _tag(c_node, block_tags)
+            tags.append(entry.tag)
+            block = entry.block
+            link = entry.link
+            if proxies:
+                made.append(cetree.elementFactory(doc, c_node))
+            else:
+                nodes.append(c_node)
+            up = stack.data[d - 1] if d > 0 else -1
+            _push(&p.parent, up)
+            _push(&p.depth, d)
+            _push(&p.n_children, 0)
+            _push(&p.own_chars, 0)
+            _push(&p.own_link_chars, 0)
+            _push(&p.own_words, 0)
+            _push(&p.last, i)
+            _push(&p.is_block, block)
+            if up >= 0:
+                _push(&p.position, p.n_children.data[up])
+                p.n_children.data[up] += 1
+                _push(&p.in_link, link or p.in_link.data[up])
+                _push(&p.block_owner, i if block else p.block_owner.data[up])
+            else:
+                _push(&p.position, 0)
+                _push(&p.in_link, link)
+                _push(&p.block_owner, 0)
+            if stack.size <= d:
+                _push(&stack, i)
+            else:
+                stack.data[d] = i
+            if block:
+                p.boundary(p.block_owner.data[up] if up >= 0 else 0)
+            p.run(i, c_node, False)
+            i += 1
+            child = _next_element(c_node.children)
+            if child is not NULL:
+                c_node = child
+                d += 1
+                continue
+            # Leave elements until one has a next sibling element.
+            while True:
+                n = stack.data[d]
+                p.last.data[n] = i - 1
+                if p.is_block.data[n]:
+                    p.boundary(n)
+                if d == 0:
+                    break
+                p.run(stack.data[d - 1], c_node, True)
+                child = _next_element(c_node.next)
+                if child is not NULL:
+                    break
+                c_node = c_node.parent
+                d -= 1
+            if d == 0:
+                break
+            c_node = child
+        p.boundary(0)  # the final flush: the body's
+    finally:
+        free(stack.data)
+    if not proxies:
+        nodes.doc = doc
+        nodes.root = root
+    return (
+        made if proxies else nodes, tags, _array(&p.parent), _array(&p.depth), _array(&p.position), _array(&p.n_children),
+        _array(&p.own_chars), _array(&p.own_link_chars), _array(&p.own_words), _array(&p.last),
+        p.blocks, _array(&p.owner), p.pieces,
+    )

@@ -1,0 +1,43 @@
+"""Builds forest's native page pass (forest/classifier/_walk.pyx), with Cython, against lxml's C API.
+
+Everything else about the package is in pyproject.toml.  The extension reads lxml's and libxml2's
+structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
+needed, only a C compiler and Python's headers.
+"""
+
+from __future__ import annotations
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.extension import Extension
+
+# What a machine without a working C compiler is told, instead of a compiler's traceback.
+NO_COMPILER = (
+    "forest: building its native page pass (forest/classifier/_walk.pyx) needs a C compiler and Python's headers, "
+    "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
+    "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
+)
+
+
+class BuildExt(build_ext):
+    """build_ext whose compiler failures end in one line that says what to install."""
+
+    def build_extension(self, ext: Extension) -> None:
+        from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
+
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError) as exc:
+            raise SystemExit(NO_COMPILER.format(error=" ".join(str(exc).split()))) from None
+
+
+def extensions() -> list[Extension]:
+    import lxml
+    from Cython.Build import cythonize
+
+    extension = Extension("forest.classifier._walk", ["forest/classifier/_walk.pyx"], include_dirs=lxml.get_include())
+    # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
+    return cythonize([extension], build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})
