@@ -5,8 +5,10 @@ you can't miss", then this week's videos), an author bio, a newsletter box, "Rel
 and its clip.  Its label is the template's text (a line the region of most sample pages
 repeats, learned before this step), and so is dropped already; its items are new on every
 page, and stay.  So a part of the region (an element named by its tag and a stable
-attribute) that opens with a template line on several sample pages, and holds the sample's
-keywords no more densely than the rest of the region, is cut whole, items and all.
+attribute, once a page) that opens with the same template line on several sample pages, and
+holds the sample's keywords no more densely than the rest of the region, is cut whole, items
+and all.  A page's repeated items (its comments, its answers) are no box, nor is a part that
+opens with a number (a vote count).
 
 A region of several sibling nodes (``//div[@class='story']/div``: the headline's div, the
 byline's, the playlist's, the body's) can have no part cut among its nodes, only inside them
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,10 +44,15 @@ class _Part:
     keywords: int
     terms: int
 
-    def opens_with(self, template: frozenset[str]) -> bool:
-        """Whether its first element opens with a template line."""
+    def label(self, template: frozenset[str]) -> str | None:
+        """The template line it opens with, if it is one element and opens with one that has a word: a
+        box's label ("Caption", "Related video:"), never a vote count."""
+        if len(self.elements) != 1:  # a box, not one of a page's repeated items (its comments, its answers)
+            return None
         first = next((b for b in text_blocks([self.page.index.elements[self.elements[0]]]) if not b.is_navigation), None)
-        return first is not None and first.text in template
+        if first is None or first.text not in template or not any(char.isalpha() for char in first.text):
+            return None
+        return first.text
 
     def varies(self, template: frozenset[str]) -> bool:
         """Whether some of its text is not the template's."""
@@ -94,8 +102,8 @@ def _totals(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> tu
 def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template: frozenset[str]) -> list[str]:
     """The keys whose parts are the template's boxes: found on at least MIN_PAGES pages, no denser in keywords
     than the rest of the regions and holding no more than MAX_CUT_SHARE of their terms (the cheap tests,
-    first), opening with a template line on at least MIN_PAGES pages and at least half of those they occur
-    on, and holding text of their own somewhere."""
+    first), one element a page that opens with the same template line (its label) on at least MIN_PAGES
+    pages and at least half of those it occurs on, and holding text of its own somewhere."""
     if not template:
         return []
     region_x, region_n = totals
@@ -106,7 +114,8 @@ def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template:
         rest_x, rest_n = region_x - x, region_n - n
         if len(found) < MIN_PAGES or rest_n <= 0 or n > MAX_CUT_SHARE * region_n or x * rest_n > rest_x * n:
             continue
-        opened = sum(p.opens_with(template) for p in found)
+        labels = Counter(label for label in (p.label(template) for p in found) if label is not None)
+        opened = max(labels.values(), default=0)
         if opened >= MIN_PAGES and 2 * opened >= len(found) and any(p.varies(template) for p in found):
             chosen.append(key)
     return chosen
