@@ -20,8 +20,9 @@ dataset's pages.  Scores:
 * author found / right: some author / sharing words with the gold's author, a token F1 over
   lower-cased ``\\w+`` of at least 0.5 ("Dylan Bailey" is right for "Dylan Bailey, MS, RD").
 
-"found" counts every scored page where the gold has no such field (big9 has no gold
-metadata: only what is found is reported there); "right" counts the pages with a gold value.
+"found" counts every scored page (big9 has no gold metadata: only what is found is reported
+there); "right" counts the pages with a gold value; "found, no gold" the dates and authors given
+on pages whose gold has none (wcxb_dev states both for every page: a product page has neither).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from eval import datasets
 from eval.protocol import split
@@ -62,6 +63,7 @@ class Gold:
     title: str | None
     author: str | None
     date: str | None
+    known: bool = False  # the dataset states authors and dates (None: the page has none)
 
 
 @dataclass(slots=True)
@@ -77,7 +79,9 @@ class Tally:
     with_author: int = 0
     author_found: int = 0
     author_right: int = 0
-    missing: list[str] = field(default_factory=list)
+    # Found on a page whose gold says it has none (datasets with gold metadata only).
+    date_spurious: int = 0
+    author_spurious: int = 0
 
     def add(self, found: Fields, gold: Gold) -> None:
         self.pages += 1
@@ -85,6 +89,8 @@ class Tally:
             self.with_title += 1
             self.title_right += same_title(found.title, gold.title)
         self.date_found += bool(found.date)
+        self.date_spurious += bool(found.date) and gold.known and not gold.date
+        self.author_spurious += bool(found.author) and gold.known and not gold.author
         if gold.date:
             self.with_date += 1
             self.date_right += same_day(found.date, gold.date)
@@ -130,6 +136,7 @@ def gold_of(sample: datasets.Sample) -> Gold:
         title=sample.gold_title or None,
         author=str(meta["author"]) if meta.get("author") else None,
         date=str(meta["date"]) if meta.get("date") else None,
+        known="author" in meta and "date" in meta,
     )
 
 
@@ -217,6 +224,11 @@ def _share(right: int, total: int) -> str:
     return f"{right / total:.3f} ({right}/{total})" if total else "n/a"
 
 
+def _spurious(t: Tally) -> str:
+    without_date, without_author = t.pages - t.with_date, t.pages - t.with_author
+    return f"{t.date_spurious}/{without_date} {t.author_spurious}/{without_author}" if t.date_spurious or t.author_spurious else "-"
+
+
 def table(dataset: str, split_name: str, tallies: dict[str, Tally]) -> list[str]:
     lines = []
     for name, t in tallies.items():
@@ -224,13 +236,13 @@ def table(dataset: str, split_name: str, tallies: dict[str, Tally]) -> list[str]
             f"{dataset:<9} {split_name:<5} {name:<11} {t.pages:>5}  "
             f"{_share(t.title_right, t.with_title):>20}  {_share(t.date_found, t.pages):>20}  "
             f"{_share(t.date_right, t.with_date):>20}  {_share(t.author_found, t.pages):>20}  "
-            f"{_share(t.author_right, t.with_author):>20}"
+            f"{_share(t.author_right, t.with_author):>20}  {_spurious(t):>13}"
         )
     return lines
 
 
 HEADER = (f"{'dataset':<9} {'split':<5} {'system':<11} {'pages':>5}  {'title right':>20}  {'date found':>20}  "
-          f"{'date right':>20}  {'author found':>20}  {'author right':>20}")
+          f"{'date right':>20}  {'author found':>20}  {'author right':>20}  {'found, no gold':>13}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

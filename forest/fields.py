@@ -17,9 +17,10 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.html import first_meta, meta_tags, page_title
-from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date, visible_date
-from forest.titles import title_parts
+from forest.html import first_meta, meta_tags, meta_values, page_title
+from forest.bylines import printed_fields
+from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
+from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
 from patterns.dom import ANCHOR_DISTANCE, element_anchors, element_steps
@@ -38,6 +39,7 @@ MAX_MATCH_RATIO = 3
 _BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _META_TITLE = ("og:title", "twitter:title")
+_META_SITE = ("og:site_name", "application-name", "twitter:site")
 _META_AUTHOR = ("author", "article:author", "dc.creator", "DC.creator", "parsely-author", "sailthru.author")
 # Publication dates only (an update's date is another): the names trafilatura's htmldate reads first.
 _META_DATE = ("article:published_time", "datePublished", "pubdate", "date", "dc.date", "DC.date.issued",
@@ -84,24 +86,69 @@ def extract_fields(
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
     tags = meta_tags(root)
+    site = {first_meta(tags, n).casefold() for n in _META_SITE} - {""}
     meta = {
-        "title": first_meta(tags, *_META_TITLE),
-        "author": next((v for v in (first_meta(tags, n) for n in _META_AUTHOR) if v and not is_url(v)), ""),
+        "title": _meta_title(root, site),
+        "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), ""),
         "date": normalize_date(first_meta(tags, *_META_DATE)),
     }
+    # The site's own name as the author (an "author" meta tag a CMS fills with it) says only who
+    # publishes: a byline, wherever the page states one, names the writer.
+    publisher = meta["author"] if meta["author"].casefold() in site else ""
+    if publisher:
+        meta["author"] = ""
     for name in FIELDS:
         found[name] = found[name] or meta[name] or None
     if html is not None and not all(found.values()):
         linked = json_ld_fields(html)
         for name in FIELDS:
             found[name] = found[name] or linked.get(name)
+    if not found["title"] and site:
+        # No headline stated but the <title>: without the site's name, when it carries it ("Headline | Site").
+        title = page_title(root)
+        found["title"] = (stripped if (stripped := strip_site_name(title, site)) != title else None)
     if statements and not (found["author"] and found["date"]):
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
-    if statements and not found["date"]:
-        found["date"] = visible_date(root, headlines(root, found["title"]))
+    if statements and not (found["author"] and found["date"]):
+        printed = printed_fields(root, headlines(root, found["title"]), date=not found["date"], author=not found["author"])
+        found["date"] = found["date"] or printed["date"]
+        found["author"] = found["author"] or printed["author"]
+    found["author"] = found["author"] or publisher or None
     return found
+
+
+def _meta_title(root: etree._Element, site: set[str]) -> str:
+    """The headline the page's meta tags state (``og:title``, ``twitter:title``), not the site's name.
+
+    A tag whose value is the site's name (``og:site_name``) is not the headline; of two different
+    ``og:title`` tags (a theme's, its site's name, and a plugin's, the post's), the one its
+    ``<title>`` or an ``<h1>`` also states.  The site's name joined to the headline ("Headline | Site")
+    is stripped.
+    """
+    values = dict.fromkeys(v for name in _META_TITLE for v in meta_values(root, name) if v.casefold() not in site)
+    titles = list(values)
+    if not titles:
+        return ""
+    if len(titles) > 1:
+        shown = {p.casefold() for p in title_parts(page_title(root))} | {_text(h).casefold() for h in root.iter("h1")}
+        titles.sort(key=lambda t: t.casefold() not in shown)  # stable: page order among the rest
+    return strip_site_name(titles[0], site)
+
+
+def _author(value: str) -> str:
+    """A meta tag's author without the byline's words ("By Ana Lima"); '' for a URL (a profile page)."""
+    value = _BYLINE.sub("", value).strip(" ,;|")
+    return "" if is_url(value) else value
+
+
+def _written_by(tags: Mapping[str, str]) -> str:
+    """The meta name holding the author in Twitter's label/data pairs (``twitter:label1`` "Written by"), or ''."""
+    for n in ("1", "2", "3"):
+        if tags.get(f"twitter:label{n}", "").strip().casefold() in ("written by", "author", "by"):
+            return f"twitter:data{n}"
+    return ""
 
 
 def headlines(root: etree._Element, *titles: str | None) -> list[str]:

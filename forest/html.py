@@ -221,6 +221,13 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
     return None
 
 
+def meta_values(root: lxml_html.HtmlElement, name: str) -> list[str]:
+    """Every ``<meta name|property=name content=...>`` value of the page, in order, whitespace-normalized
+    (a page may state ``og:title`` twice: its site's name, then its headline)."""
+    values = (meta.get("content") for meta in _head_first(root, "meta") if name in (meta.get("property"), meta.get("name")))
+    return [" ".join(v.split()) for v in values if v and v.strip()]
+
+
 def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
     """The page's ``<meta name|property|itemprop=... content=...>`` values, the first of each name."""
     tags: dict[str, str] = {}

@@ -8,13 +8,13 @@ only the page's explicit statements, in a fixed order, and leaves guessing to no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 from lxml import etree
 
+from forest.bylines import BYLINE, MAX_BYLINE, written_dates
 from forest.limits import loads_json
 
 # Searched in the page's bytes (parsing removes <script>; no decoding of the whole page just to find one).
@@ -95,7 +95,7 @@ def parse_date(value: str) -> date | datetime | None:
         pass
     # A short text that holds one written date among other words ("Posted on Sat 11 February 2017",
     # "8:43 AM, April 19, 2013"): a byline's, read as its day.
-    if len(text) <= MAX_DATED_TEXT:
+    if len(text) <= MAX_BYLINE:
         found = [day for day, _, _ in written_dates(text)]
         if len(set(found)) == 1:
             return found[0]
@@ -145,8 +145,10 @@ def microdata_fields(root: etree._Element) -> dict[str, str]:
             found["date"] = normalize_date(stamp)
             break
     for credited in (first[place] for place in _AUTHOR_PLACES if place in first):
-        names = [_text(e) for e in _ITEMPROP_NAME(credited)]
+        # A name may be a <meta itemprop=name content=...> inside the author's element (Stack Exchange's).
+        names = [e.get("content") or _text(e) for e in _ITEMPROP_NAME(credited)]
         author = " ".join((credited.get("content") or next((n for n in names if n), "") or _text(credited)).split())
+        author = BYLINE.sub("", author).strip(" ,;|")
         if author and not is_url(author) and len(author) <= MAX_AUTHOR:
             found["author"] = author
             break
@@ -213,196 +215,3 @@ def _json_author(value: object) -> str | None:
         elif isinstance(item, dict) and isinstance(item.get("name"), str):
             names.append(str(item["name"]))
     return ", ".join(n.strip() for n in names if n.strip()) or None
-
-
-# --- dates a page prints -------------------------------------------------------------------
-
-# Month names in the languages forest meets most (English, French, German, Spanish, Italian,
-# Portuguese, Dutch), with their usual abbreviations; a written date needs a day and a year beside one.
-# Abbreviations that are English words ("set", "out") are left out: "won 5 out 2017" is no date.
-_MONTHS: dict[str, int] = {}
-for _number, _names in enumerate((
-    "january jan janvier janv januar jänner enero ene gennaio gen janeiro januari",
-    "february feb febr février fév févr februar febrero febbraio fevereiro fev februari",
-    "march mar mars märz marz marzo março maart mrt",
-    "april apr avril avr abril aprile",
-    "may mai mayo maggio mag maio mei",
-    "june jun juin juni junio giugno giu junho",
-    "july jul juillet juil juli julio luglio lug julho",
-    "august aug août aout agosto ago augustus",
-    "september sep sept septembre septiembre setiembre settembre sett setembro",
-    "october oct octobre oktober okt octubre ottobre outubro",
-    "november nov novembre noviembre novembro",
-    "december dec décembre déc dezember dez diciembre dic dicembre dezembro",
-), 1):
-    for _name in _names.split():
-        _MONTHS.setdefault(_name, _number)
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_WRITTEN = (
-    # 11 February 2017, 3 mars 2014, 3. März 2014, 3 de marzo de 2014, 1st Jan. 2024
-    re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:de\s+)?(?P<m>{_MONTH})\.?,?\s+(?:de\s+)?(?P<y>\d{{4}})\b",
-               re.IGNORECASE),
-    # March 3, 2014; Mar. 3rd 2014
-    re.compile(rf"\b(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
-    # 2014-03-03, 2014/03/03 (and the date of a timestamp)
-    re.compile(r"\b(?P<y>\d{4})([-/])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?!\d)"),
-    # 03.03.2014: day first wherever dots are written
-    re.compile(r"\b(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})\b"),
-)
-# 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
-_SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
-_DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
-# Years a publication date can have: the web's, to next year (a page stamped ahead of a reader's clock).
-FIRST_YEAR = 1991
-# A text longer than this is a paragraph that mentions a date, not a dateline or a byline.
-MAX_DATED_TEXT = 120
-# The window around the headline a printed date is looked for in, in characters of the page's
-# text before the headline's start and after its end: a dateline above the headline ("Page last
-# updated at 02:18 GMT, Tuesday, 10 March 2009 ... Headline"), a byline below it ("Headline /
-# Sat 11 February 2017 / By ..."); wider, a related story's or a comment's date is met.
-# Re-measure with `python -m eval.fields --split dev` (date right on wcxb_dev, date found on big9).
-DATE_BEFORE = 300
-DATE_AFTER = 800
-# A date said to be an update's ("Updated", "Last modified") is the publication date only when no other is near.
-_UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour|actualizado|aggiornato)\W*(\w+\W+){0,3}$",
-                      re.IGNORECASE)
-_BODY_TEXTS = etree.XPath("//body//text()")
-
-
-def written_dates(text: str, lang: str = "") -> list[tuple[date, int, int]]:
-    """The calendar dates ``text`` prints, with where each starts and ends, in text order.
-
-    :param lang: the page's language (``<html lang>``), which says whether 03/04/2014 is
-        March or April.
-    """
-    found: list[tuple[date, int, int]] = []
-    taken: list[tuple[int, int]] = []
-    for pattern in _WRITTEN:
-        for match in pattern.finditer(text):
-            if any(s < match.end() and match.start() < e for s, e in taken):
-                continue
-            month = match.group("m")
-            number = int(month) if month.isdigit() else _MONTHS.get(month.casefold().rstrip("."))
-            day = _valid(int(match.group("y")), number, int(match.group("d")))
-            if day is not None:
-                found.append((day, match.start(), match.end()))
-                taken.append((match.start(), match.end()))
-    day_first = not lang.casefold().startswith("en") or lang.casefold().startswith(_DAY_FIRST_ENGLISH)
-    for match in _SLASHED.finditer(text):
-        if any(s < match.end() and match.start() < e for s, e in taken):
-            continue
-        a, b = int(match.group("a")), int(match.group("b"))
-        first_is_day = a > 12 or (day_first and b <= 12)
-        day = _valid(int(match.group("y")), b if first_is_day else a, a if first_is_day else b)
-        if day is not None:
-            found.append((day, match.start(), match.end()))
-    return sorted(found, key=lambda f: f[1])
-
-
-def _valid(year: int, month: int | None, day: int) -> date | None:
-    if month is None or not FIRST_YEAR <= year <= date.today().year + 1:
-        return None
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
-    """The publication date a page prints beside its headline (``YYYY-MM-DD``), for pages that state none
-    a machine reads; None when the headline is not found or no date is printed near it.
-
-    The headline is the first ``<h1>`` whose text is one of ``headlines`` (the page's title, its
-    parts), else the first text of the page that is one, else an ``<h1>`` the title holds, else the
-    page's only ``<h1>``.  The date is one in a short text (a dateline or a byline, not a paragraph
-    that mentions a date) within DATE_BEFORE characters before the headline or DATE_AFTER after it:
-    the one sharing the deepest container with the headline (the article's header, not the page's),
-    then the nearest; an update's date only when no other is there.  The first date of the page is
-    not the article's: a masthead prints today's, an archive's banner its capture dates, a footer
-    its copyright, a sidebar its related stories'.
-    """
-    wanted = {" ".join(h.split()).casefold() for h in headlines if h and sum(c.isalnum() for c in h) >= 3}
-    if root.find("body") is None or not wanted:
-        return None
-    nodes = _BODY_TEXTS(root)
-    texts = [str(t) for t in nodes]
-    starts: list[int] = []
-    offset = 0
-    for text in texts:
-        starts.append(offset)
-        offset += len(text) + 1
-    anchor = _headline_span(root, nodes, texts, starts, wanted)
-    if anchor is None:
-        return None
-    start, end, headline = anchor
-    # Keyed by the elements themselves: holding them keeps lxml's proxies (and so their identity) alive.
-    lineage = {a: depth for depth, a in enumerate(reversed([headline, *headline.iterancestors()]))}
-    joined = " ".join(texts)
-    lang = root.get("lang") or ""
-    best: tuple[tuple[bool, int, int], date] | None = None
-    for node, text, at in zip(nodes, texts, starts):
-        if at + len(text) < start - DATE_BEFORE or at > end + DATE_AFTER:
-            continue
-        if len(" ".join(text.split())) > MAX_DATED_TEXT or not _DIGIT.search(text):
-            continue
-        for day, s, e in written_dates(text, lang):
-            if at + e <= start:
-                distance, limit = start - (at + e), DATE_BEFORE
-            else:
-                distance, limit = max(0, at + s - end), DATE_AFTER
-            if distance > limit:
-                continue
-            shared = _shared(_owner(node), lineage)
-            # Above the headline, a dateline shares the article's header with it; a masthead's date
-            # (today's) shares only the page, or a part that holds the site's navigation.
-            if at + e <= start and (shared.tag in ("body", "html") or next(shared.iter("nav"), None) is not None):
-                continue
-            updated = _UPDATED.search(joined[max(0, at + s - 40): at + s]) is not None
-            rank = (updated, -lineage[shared], distance)
-            if best is None or rank < best[0]:
-                best = (rank, day)
-    return best[1].isoformat() if best else None
-
-
-def _owner(node: Any) -> etree._Element:
-    """The element a text node (an lxml smart string) is text of."""
-    parent = node.getparent()
-    return parent.getparent() if node.is_tail and parent.getparent() is not None else parent
-
-
-def _shared(element: etree._Element, lineage: dict[etree._Element, int]) -> etree._Element:
-    """The deepest ancestor-or-self of ``element`` in ``lineage`` (the headline's ancestors, by depth)."""
-    for a in (element, *element.iterancestors()):
-        if a in lineage:
-            return a
-    return next(iter(lineage))
-
-
-def _headline_span(
-    root: etree._Element, nodes: list[Any], texts: list[str], starts: list[int], wanted: set[str]
-) -> tuple[int, int, etree._Element] | None:
-    """Where the headline is in the body's texts joined by spaces (its start and end offsets), and its element."""
-    h1s = [(h, _text(h).casefold()) for h in root.iter("h1")]
-    h1s = [(h, text) for h, text in h1s if text]
-    chosen = next((h for h, text in h1s if text in wanted), None)
-    if chosen is None:
-        for node, text, at in zip(nodes, texts, starts):
-            if " ".join(text.split()).casefold() in wanted:
-                return at, at + len(text), _owner(node)
-        # A headline the title holds with words around it ("Garnix Blog: Hardware-Attested Nix
-        # Builds"); else the page's only <h1>.
-        chosen = next((h for h, text in h1s if len(text.split()) >= 2 and any(text in w for w in wanted)), None)
-        if chosen is None and len(h1s) == 1:
-            chosen = h1s[0][0]
-    if chosen is None:
-        return None
-    inside = [i for i, node in enumerate(nodes) if _within(node, chosen)]
-    if not inside:
-        return None
-    return starts[inside[0]], starts[inside[-1]] + len(texts[inside[-1]]), chosen
-def _within(node: Any, element: etree._Element) -> bool:
-    """Whether a text node (an lxml smart string) is text of ``element``."""
-    owner = node.getparent()
-    if owner is element:
-        return not node.is_tail
-    return owner is not None and any(a is element for a in owner.iterancestors())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from lxml import etree
 
@@ -78,6 +78,23 @@ def _common(titles: Sequence[str], needed: int, *, reverse: bool) -> str:
 _CUTS = re.compile(r"\s+(?:[|\u2013\u2014\u00bb\u00ab/:~\u2022\u00b7-]{1,2})\s+|_")
 # One pass over the page's text nodes (in C) finds those that state a part of the title alone.
 _TEXT_NODES = etree.XPath("//body//text()[string-length(normalize-space(.)) >= $shortest]")
+
+
+def strip_site_name(title: str, names: Iterable[str]) -> str:
+    """``title`` without a site's name (one of ``names``, as ``og:site_name`` states it) joined to it by a
+    separator at its end or its start ("Headline | Site", "Site - Headline"); ``title`` itself otherwise."""
+    title = " ".join(title.split())
+    folded = title.casefold()
+    for name in sorted({" ".join(n.split()).casefold() for n in names if n and n.strip()}, key=len, reverse=True):
+        if folded.endswith(name) and len(folded) > len(name):
+            rest = title[: -len(name)]
+            if rest.rstrip().endswith(tuple(SEPARATORS.strip())) and rest.rstrip(SEPARATORS):
+                return rest.rstrip(SEPARATORS)
+        if folded.startswith(name) and len(folded) > len(name):
+            rest = title[len(name):]
+            if rest.lstrip().startswith(tuple(SEPARATORS.strip())) and rest.lstrip(SEPARATORS):
+                return rest.lstrip(SEPARATORS)
+    return title
 
 
 def title_parts(title: str) -> list[str]:

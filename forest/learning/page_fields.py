@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from lxml import etree
 
 from forest.fields import FIELDS, extract_fields, headlines, learn_fields
-from forest.html import meta_content, page_title
-from forest.metadata import microdata_fields, visible_date
+from forest.html import page_title
+from forest.bylines import visible_date
+from forest.metadata import microdata_fields
 from forest.titles import headline_of, strip_affixes
 from keywords.model import Metadata
 
@@ -43,7 +44,7 @@ def site_fields(
             needed.update(FIELDS)
             continue
         assert head is not None  # read for every page without a feed item
-        plain = strip_affixes((not named and meta_content(root, "og:title")) or page_title(root), affixes)
+        plain = strip_affixes((not named and head["title"]) or page_title(root), affixes)
         headline = headline_of(root, plain)
         body = microdata_fields(root) if not (head["author"] and head["date"]) else {}
         if not (head["date"] or body.get("date")):

@@ -1,4 +1,4 @@
-"""Dates a page prints beside its headline and states nowhere a machine reads (forest.metadata.visible_date)."""
+"""Dates a page prints beside its headline and states nowhere a machine reads (forest.bylines.visible_date)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from forest.extraction import extract
 from forest.fields import extract_fields
 from forest.html import parse_html
 from forest.learning.induce import Inducer
-from forest.metadata import parse_date, visible_date, written_dates
+from forest.bylines import visible_date, written_dates
+from forest.metadata import parse_date
 from forest.model import Page
 
 ARTICLE = "<p>" + " ".join(["The orchard path was cleared by volunteers over the weekend."] * 6) + "</p>"
@@ -108,3 +109,65 @@ def test_a_site_learned_from_files_finds_the_printed_date() -> None:
     article = extract(wrapper, pages[5].html, url=pages[5].url)
     assert article.method == "wrapper"
     assert article.date == "2017-02-06"
+
+
+# --- authors -----------------------------------------------------------------------------------
+
+
+def _fields(html: str) -> dict[str, str | None]:
+    return extract_fields(parse_html(html), {}, html=html)
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        ("By Ana Lima | March 3, 2014", "Ana Lima"),
+        ("<span>Written by</span> <a href='/people/ana'>Ana Lima</a>", "Ana Lima"),
+        ("<span class='author-name'>Ana Lima</span> <span>5 min read</span>", "Ana Lima"),
+        ("<div class='post-author'><a href='/u/ana'>ana_lima</a></div>", "ana_lima"),
+        ("Par Ana Lima, 3 mars 2014", "Ana Lima"),
+    ],
+    ids=["by-pipe-date", "written-by-link", "class-author-name", "forum-user-name", "french"],
+)
+def test_the_byline_by_the_headline_names_the_author(byline: str, author: str) -> None:
+    assert _fields(_page("Volunteers clear the orchard path", byline))["author"] == author
+
+
+def test_a_comment_authors_name_is_not_the_articles_author() -> None:
+    comments = ("<section class='comments'><div class='comment'><span class='comment-author'>Bo Chen</span>"
+                "<p>Nice work.</p></div><div><span class='author'>Cy Diaz</span></div></section>")
+    assert _fields(_page("Volunteers clear the orchard path", "March 3, 2014", after=comments))["author"] is None
+
+
+def test_by_clicking_is_no_byline() -> None:
+    form = "<form><p>By clicking Subscribe you agree to our terms.</p></form>"
+    assert _fields(_page("Volunteers clear the orchard path", "March 3, 2014", after=form))["author"] is None
+
+
+def test_a_profile_blocks_reputation_is_not_part_of_the_name() -> None:
+    # Stack Exchange: the name is a <meta itemprop=name>, the element's text carries the badges.
+    card = ("<div itemprop='author' itemscope><a href='/users/1/ana'>ana_lima</a><meta itemprop='name' content='ana_lima'>"
+            "<div>15.9k 1 silver badge 6 bronze badges</div></div>")
+    assert _fields(_page("Volunteers clear the orchard path", card))["author"] == "ana_lima"
+
+
+def test_the_sites_name_as_author_gives_way_to_the_byline() -> None:
+    head = "<meta name='author' content='Larkford Courier'><meta property='og:site_name' content='Larkford Courier'>"
+    html = _page("Volunteers clear the orchard path", "By Ana Lima").replace("<head>", f"<head>{head}")
+    assert _fields(html)["author"] == "Ana Lima"
+    # With no byline, the site's name is all the page says of who wrote it.
+    alone = _page("Volunteers clear the orchard path", "").replace("<head>", f"<head>{head}")
+    assert _fields(alone)["author"] == "Larkford Courier"
+
+
+@pytest.mark.parametrize(
+    ("head", "author"),
+    [
+        ("<meta name='author' content='By Thai Vong'>", "Thai Vong"),
+        ("<meta name='twitter:label1' content='Written by'><meta name='twitter:data1' content='Jayesh Shinde'>", "Jayesh Shinde"),
+    ],
+    ids=["by-in-meta", "twitter-label"],
+)
+def test_authors_meta_tags_state(head: str, author: str) -> None:
+    html = _page("Volunteers clear the orchard path", "").replace("<head>", f"<head>{head}")
+    assert _fields(html)["author"] == author

@@ -1,0 +1,346 @@
+"""Dates and authors a page prints by its headline, for pages that state them nowhere a machine reads.
+
+A Pelican or Hugo theme prints "Sat 11 February 2017" under the headline and nothing else; an
+old news page "By Ana Lima | March 3, 2014".  forest.metadata reads what pages state (meta tags,
+JSON-LD, microdata); this reads what they print, near the headline only: the first date of a
+page is rarely the article's (a masthead prints today's, an archive's banner its capture dates,
+a footer its copyright, a sidebar its related stories').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lxml import etree
+
+# Month names in the languages forest meets most (English, French, German, Spanish, Italian,
+# Portuguese, Dutch), with their usual abbreviations; a written date needs a day and a year beside one.
+# Abbreviations that are English words ("set", "out") are left out: "won 5 out 2017" is no date.
+_MONTHS: dict[str, int] = {}
+for _number, _names in enumerate((
+    "january jan janvier janv januar jänner enero ene gennaio gen janeiro januari",
+    "february feb febr février fév févr februar febrero febbraio fevereiro fev februari",
+    "march mar mars märz marz marzo março maart mrt",
+    "april apr avril avr abril aprile",
+    "may mai mayo maggio mag maio mei",
+    "june jun juin juni junio giugno giu junho",
+    "july jul juillet juil juli julio luglio lug julho",
+    "august aug août aout agosto ago augustus",
+    "september sep sept septembre septiembre setiembre settembre sett setembro",
+    "october oct octobre oktober okt octubre ottobre outubro",
+    "november nov novembre noviembre novembro",
+    "december dec décembre déc dezember dez diciembre dic dicembre dezembro",
+), 1):
+    for _name in _names.split():
+        _MONTHS.setdefault(_name, _number)
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WRITTEN = (
+    # 11 February 2017, 3 mars 2014, 3. März 2014, 3 de marzo de 2014, 1st Jan. 2024
+    re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:de\s+)?(?P<m>{_MONTH})\.?,?\s+(?:de\s+)?(?P<y>\d{{4}})\b",
+               re.IGNORECASE),
+    # March 3, 2014; Mar. 3rd 2014
+    re.compile(rf"\b(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
+    # 2014-03-03, 2014/03/03 (and the date of a timestamp)
+    re.compile(r"\b(?P<y>\d{4})([-/])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?!\d)"),
+    # 03.03.2014: day first wherever dots are written
+    re.compile(r"\b(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})\b"),
+)
+# 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
+_SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
+_DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
+# Years a publication date can have: the web's, to next year (a page stamped ahead of a reader's clock).
+FIRST_YEAR = 1991
+# A text longer than this is a paragraph that mentions a date or a name, not a dateline or a byline.
+MAX_BYLINE = 120
+# The window around the headline a printed date or author is looked for in, in characters of the
+# page's text before the headline's start and after its end: a dateline above the headline ("Page
+# last updated at 02:18 GMT, Tuesday, 10 March 2009 ... Headline"), a byline below it ("Headline /
+# Sat 11 February 2017 / By ..."); wider, a related story's or a comment's is met.  On wcxb_dev,
+# 800 or 5000 after change the dates right by a few pages in 708, the authors by one.
+# Re-measure with `python -m eval.fields --dataset wcxb_dev --system cold` (date and author right).
+BEFORE_HEADLINE = 300
+AFTER_HEADLINE = 800
+# A date said to be an update's ("Updated", "Last modified") is the publication date only when no other is near.
+_UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour|actualizado|aggiornato)\W*(\w+\W+){0,3}$",
+                      re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_BODY_TEXTS = etree.XPath("//body//text()")
+_BEFORE = etree.XPath("count(preceding::text()[ancestor::body])")
+_INSIDE = etree.XPath("count(.//text())")
+
+# The words a byline opens with ("By Ana Lima", "Written by", "Von", "Par"...), dropped from a name.
+BYLINE = re.compile(r"^\s*(?:(?:written|posted|words|story|text|reported|report)\s+by|by|von|par|por|di|door|auteur|autor|author)"
+                    r"\b[\s:]*", re.IGNORECASE)
+# Their first words, a cheaper test of every text of a page before the pattern's.
+_BYLINE_STARTS = ("written", "posted", "words", "story", "text", "report", "by", "von", "par", "por", "di", "door", "aut")
+# Elements that hold a byline by their names (trafilatura's author XPaths read the same hints), found in C.
+_HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
+          "reporter", "contributor")
+# Elements with a name to read (one XPath, in C); the hints are searched in their names in Python
+# (an XPath of contains() for each hint was five times slower).
+_NAMED = etree.XPath("//body//*[@class or @id or @itemprop or @rel or @data-testid]")
+_BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em", "small", "li", "h3", "h4", "h5", "h6", "cite"})
+# An element named for an author's picture, bio, title or links, or a comment's author: not the byline.
+_NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box",
+                         re.IGNORECASE)
+_HINT = re.compile("|".join(_HINTS), re.IGNORECASE)
+# Where a byline's name ends: a separator, a number (a date, a count), or the words that follow names.
+_NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published|posted|last|reviewed|edited|on|at|in|from|for|is|was|"
+                       r"contributing|senior|staff\s+writer|reporter|editor\s+at|read\s+more|follow)\b", re.IGNORECASE)
+# Words of a page's interface, never of a name.
+_NOT_NAMES = frozenset("share follow comments comment read reading min subscribe sign log login menu search view profile posts "
+                       "all more email print tweet facebook twitter linkedin reply like home next previous about contact "
+                       "clicking continuing using".split())
+# A name has at most this many words and characters ("Mary Ann de la Cruz Smith").
+MAX_NAME_WORDS = 6
+MAX_NAME = 60
+
+
+def written_dates(text: str, lang: str = "") -> list[tuple[date, int, int]]:
+    """The calendar dates ``text`` prints, with where each starts and ends, in text order.
+
+    :param lang: the page's language (``<html lang>``), which says whether 03/04/2014 is
+        March or April.
+    """
+    found: list[tuple[date, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _WRITTEN:
+        for match in pattern.finditer(text):
+            if any(s < match.end() and match.start() < e for s, e in taken):
+                continue
+            month = match.group("m")
+            number = int(month) if month.isdigit() else _MONTHS.get(month.casefold().rstrip("."))
+            day = _valid(int(match.group("y")), number, int(match.group("d")))
+            if day is not None:
+                found.append((day, match.start(), match.end()))
+                taken.append((match.start(), match.end()))
+    day_first = not lang.casefold().startswith("en") or lang.casefold().startswith(_DAY_FIRST_ENGLISH)
+    for match in _SLASHED.finditer(text):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        a, b = int(match.group("a")), int(match.group("b"))
+        first_is_day = a > 12 or (day_first and b <= 12)
+        day = _valid(int(match.group("y")), b if first_is_day else a, a if first_is_day else b)
+        if day is not None:
+            found.append((day, match.start(), match.end()))
+    return sorted(found, key=lambda f: f[1])
+
+
+def _valid(year: int, month: int | None, day: int) -> date | None:
+    if month is None or not FIRST_YEAR <= year <= date.today().year + 1:
+        return None
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def person_name(text: str, *, lower: bool = True) -> str | None:
+    """The name a byline's text gives ("By Ana Lima | March 3, 2014" gives "Ana Lima"), or None
+    when it reads as no name (too long, interface words, no letters).
+
+    :param lower: accept a name that starts in lower case (a forum's user name); a byline found
+        by its words alone ("By ...") must be capitalized ("By clicking you agree" is none).
+    """
+    text = BYLINE.sub("", " ".join(text.split()))
+    end = _NAME_END.search(text)
+    name = (text[: end.start()] if end else text).strip(" .:-'\"")
+    words = name.split()
+    while words and words[-1].casefold().rstrip(".") in _MONTHS:  # "Luke Kim December 17, 2025"
+        words.pop()
+    if not words or len(words) > MAX_NAME_WORDS or len(name) > MAX_NAME:
+        return None
+    if any(w.casefold() in _NOT_NAMES for w in words) or not all(any(c.isalpha() for c in w) for w in words):
+        return None
+    if not lower and not words[0][0].isupper():
+        return None
+    return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class _Texts:
+    """The body's text nodes in document order, and where each starts in them joined by spaces."""
+
+    nodes: Sequence[Any]
+    texts: Sequence[str]
+    starts: Sequence[int]
+
+    @classmethod
+    def of(cls, root: etree._Element) -> _Texts:
+        nodes = _BODY_TEXTS(root)
+        texts = [str(t) for t in nodes]
+        starts: list[int] = []
+        offset = 0
+        for text in texts:
+            starts.append(offset)
+            offset += len(text) + 1
+        return cls(nodes, texts, starts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Headline:
+    """Where the headline is in the body's text (start and end offsets), and its element's ancestors by depth."""
+
+    start: int
+    end: int
+    lineage: dict[etree._Element, int]  # the elements themselves: holding them keeps lxml's proxies, and so identity
+
+    def distance(self, start: int, end: int) -> tuple[bool, int]:
+        """Whether a text at ``start:end`` is before the headline, and how far from it."""
+        if end <= self.start:
+            return True, self.start - end
+        return False, max(0, start - self.end)
+
+    def shared(self, element: etree._Element) -> etree._Element:
+        """The deepest container of ``element`` that holds the headline."""
+        for a in (element, *element.iterancestors()):
+            if a in self.lineage:
+                return a
+        return next(iter(self.lineage))
+
+    def near(self, start: int, end: int) -> bool:
+        before, distance = self.distance(start, end)
+        return distance <= (BEFORE_HEADLINE if before else AFTER_HEADLINE)
+
+
+def printed_fields(root: etree._Element, headlines: Iterable[str], *, date: bool = True, author: bool = True) -> dict[str, str | None]:
+    """:func:`visible_date` and :func:`visible_author` (those asked for), reading the page's text once."""
+    texts = _Texts.of(root)
+    headline = _headline(root, texts, headlines)
+    return {"date": _date(root, texts, headline) if date else None, "author": _author(root, texts, headline) if author else None}
+
+
+def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
+    """The publication date a page prints beside its headline (``YYYY-MM-DD``); None when the
+    headline is not found or no date is printed near it.
+
+    The headline is found as :func:`_headline` says.  The date is one in a short text (a dateline
+    or a byline, not a paragraph that mentions a date) within BEFORE_HEADLINE characters before the
+    headline or AFTER_HEADLINE after it: the one sharing the deepest container with the headline
+    (the article's header, not the page's), then the nearest; an update's date only when no other
+    is there.  Above the headline, a date in no container of the headline's but the page, or in
+    one that holds the site's navigation, is a masthead's (today's).
+    """
+    texts = _Texts.of(root)
+    return _date(root, texts, _headline(root, texts, headlines))
+
+
+def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
+    if headline is None:
+        return None
+    joined = " ".join(texts.texts)
+    lang = root.get("lang") or ""
+    best: tuple[tuple[bool, int, int], date] | None = None
+    for node, text, at in zip(texts.nodes, texts.texts, texts.starts):
+        if not headline.near(at, at + len(text)) or len(text) > 4 * MAX_BYLINE or not _DIGIT.search(text):
+            continue
+        if len(" ".join(text.split())) > MAX_BYLINE:
+            continue
+        for day, s, e in written_dates(text, lang):
+            if not headline.near(at + s, at + e):
+                continue
+            before, distance = headline.distance(at + s, at + e)
+            shared = headline.shared(_owner(node))
+            if before and (shared.tag in ("body", "html") or next(shared.iter("nav"), None) is not None):
+                continue
+            updated = _UPDATED.search(joined[max(0, at + s - 40): at + s]) is not None
+            rank = (updated, -headline.lineage[shared], distance)
+            if best is None or rank < best[0]:
+                best = (rank, day)
+    return best[1].isoformat() if best else None
+
+
+def visible_author(root: etree._Element, headlines: Iterable[str]) -> str | None:
+    """The author a page prints: a byline ("By Ana Lima") or an element named for one
+    (``class="author-name"``, ``byline``, ``writer``...), not a comment's.
+
+    Near the headline first (as :func:`visible_date`: sharing the deepest container with it, then
+    the nearest); else the first in the page.
+    """
+    texts = _Texts.of(root)
+    return _author(root, texts, _headline(root, texts, headlines))
+
+
+def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
+    candidates: list[tuple[int, str, etree._Element]] = []  # (offset in the text, name, its element)
+    for i, text in enumerate(texts.texts):
+        if len(text) > 4 * MAX_BYLINE or not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
+            continue
+        line = " ".join(text.split())
+        if len(line) > MAX_BYLINE:
+            continue
+        rest = BYLINE.sub("", line)
+        following = next((" ".join(t.split()) for t in texts.texts[i + 1: i + 3] if t.strip()), "")
+        name = person_name(rest or following, lower=False)
+        if name:
+            candidates.append((texts.starts[i], name, _owner(texts.nodes[i])))
+    for element in _NAMED(root):
+        if element.tag not in _BYLINE_TAGS:
+            continue
+        hint = " ".join(filter(None, (element.get("class"), element.get("id"), element.get("itemprop"), element.get("rel"),
+                                      element.get("data-testid"))))
+        folded = hint.casefold()
+        if not any(h in folded for h in _HINTS) or _NOT_BYLINE.search(_HINT.sub("", hint)):
+            continue
+        if any("comment" in (a.get("class") or a.get("id") or "").casefold() for a in element.iterancestors()):
+            continue
+        text = _text(element)
+        if not text:
+            continue
+        name = person_name(text) if len(text) <= MAX_BYLINE else None
+        name = name or person_name(next(t for t in element.itertext() if t.strip()))
+        if name:
+            index = int(_BEFORE(element))
+            candidates.append((texts.starts[index] if index < len(texts.starts) else 0, name, element))
+    if not candidates:
+        return None
+    if headline is not None:
+        near = [((-headline.lineage[headline.shared(element)], headline.distance(at, at + len(name))[1]), name)
+                for at, name, element in candidates if headline.near(at, at + len(name))]
+        if near:
+            return min(near)[1]
+    return min(candidates, key=lambda c: c[0])[1]
+
+
+def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> _Headline | None:
+    """The headline: the first ``<h1>`` whose text is one of ``headlines`` (the page's title, its
+    parts), else the first text of the page that is one, else an ``<h1>`` the title holds with
+    words around it ("Garnix Blog: Hardware-Attested Nix Builds"), else the page's only ``<h1>``."""
+    wanted = {" ".join(h.split()).casefold() for h in headlines if h and sum(c.isalnum() for c in h) >= 3}
+    if not wanted:
+        return None
+    h1s = [(h, _text(h).casefold()) for h in root.iter("h1")]
+    h1s = [(h, text) for h, text in h1s if text]
+    chosen = next((h for h, text in h1s if text in wanted), None)
+    if chosen is None:
+        for node, text, at in zip(texts.nodes, texts.texts, texts.starts):
+            if len(text) < 4 * MAX_BYLINE and " ".join(text.split()).casefold() in wanted:
+                return _Headline(at, at + len(text), _lineage(_owner(node)))
+        chosen = next((h for h, text in h1s if len(text.split()) >= 2 and any(text in w for w in wanted)), None)
+        if chosen is None and len(h1s) == 1:
+            chosen = h1s[0][0]
+    if chosen is None:
+        return None
+    first, count = int(_BEFORE(chosen)), int(_INSIDE(chosen))
+    if not count or first + count > len(texts.texts):
+        return None
+    last = first + count - 1
+    return _Headline(texts.starts[first], texts.starts[last] + len(texts.texts[last]), _lineage(chosen))
+
+
+def _lineage(element: etree._Element) -> dict[etree._Element, int]:
+    return {a: depth for depth, a in enumerate(reversed([element, *element.iterancestors()]))}
+
+
+def _owner(node: Any) -> etree._Element:
+    """The element a text node (an lxml smart string) is text of."""
+    parent = node.getparent()
+    return parent.getparent() if node.is_tail and parent.getparent() is not None else parent
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
