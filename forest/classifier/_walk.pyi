@@ -37,3 +37,6 @@ def flatten(
     np.ndarray,
     list[tuple[int, int, str]],
 ]: ...
+def read_names(
+    elements: Nodes | list[etree._Element], marking: frozenset[str]
+) -> tuple[list[str], list[str], list[int], dict[int, dict[str, str]]]: ...

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from forest.classifier._walk import Nodes, attributes_of, flatten
+from forest.classifier._walk import Nodes, attributes_of, flatten, read_names
 from patterns.text import BLOCK_TAGS, Block
 
 
@@ -43,7 +43,8 @@ class PageTree:
     # (element, block or -1, text) for every text run, kept only for labelling.
     pieces: list[tuple[int, int, str]] = field(default_factory=list)
     _attributes: list[dict[str, str]] | None = field(default=None, init=False, repr=False, compare=False)
-    _marked: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+    # class and id of every element, the marked elements and their attributes (read_names).
+    _names: tuple[list[str], list[str], list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -58,13 +59,25 @@ class PageTree:
             self._attributes = elements.attributes() if isinstance(elements, Nodes) else attributes_of(list(elements))
         return self._attributes
 
+    def _read_names(self) -> tuple[list[str], list[str], list[int], dict[int, dict[str, str]]]:
+        if self._names is None:
+            # One pass in C over every element's attributes; dicts only for the few marked elements.
+            elements = self.elements
+            self._names = read_names(elements if isinstance(elements, Nodes) else list(elements), MARKING)
+        return self._names
+
+    def class_and_id(self) -> tuple[list[str], list[str]]:
+        """Each element's ``class`` and ``id`` attributes (``""`` for none), read on the first call only."""
+        classes, ids, _, _ = self._read_names()
+        return classes, ids
+
     def marked(self) -> list[int]:
         """Indices of the elements with any of the MARKING attributes, in document order (found on the first call only)."""
-        if self._marked is None:
-            # isdisjoint through map(): the test runs in C for every element, Python sees the few hits.
-            lacking = np.fromiter(map(MARKING.isdisjoint, self.attributes()), dtype=bool, count=len(self))
-            self._marked = np.flatnonzero(~lacking).tolist()
-        return self._marked
+        return self._read_names()[2]
+
+    def marked_attributes(self) -> dict[int, dict[str, str]]:
+        """The attributes of each element of :meth:`marked`, by its index."""
+        return self._read_names()[3]
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
@@ -129,7 +142,7 @@ def invisible(tree: PageTree) -> np.ndarray:
 
     ``aria-hidden`` is not enough: it hides from screen readers, not from the eye.
     """
-    attributes = tree.attributes()
+    attributes = tree.marked_attributes()
     hidden = [i for i in tree.marked() if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or "")]
     return _within(tree, np.asarray(hidden, dtype=np.int64))
 
@@ -146,7 +159,7 @@ def not_article(tree: PageTree) -> np.ndarray:
     element whose ``role`` is ``contentinfo`` or ``navigation``."""
     n = len(tree)
     starts = np.fromiter(map(NOT_ARTICLE_TAGS.__contains__, tree.tags), dtype=bool, count=n)
-    attributes = tree.attributes()
+    attributes = tree.marked_attributes()
     for i in tree.marked():  # the few elements with a role
         starts[i] |= attributes[i].get("role") in NOT_ARTICLE_ROLES
     return _within(tree, np.flatnonzero(starts))

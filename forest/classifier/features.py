@@ -225,9 +225,8 @@ def _node_matrix(tree: PageTree, modern: bool = True) -> tuple[np.ndarray, np.nd
     tokens, and whether its class names a CSS-in-JS hash (``modern``: such names are no tokens;
     otherwise they are, and the flags are 0, as a model without the "modern" group learned them)."""
     n = len(tree)
-    attributes = tree.attributes()
-    classes = [a.get("class") or "" for a in attributes]
-    ids = [a.get("id") or "" for a in attributes]
+    classes, ids = tree.class_and_id()
+    attributes = tree.marked_attributes()
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
     # Without either, the original rule gives only spaces (no token, no microdata), so only the
     # few elements with a marking attribute are read in Python.
@@ -473,7 +472,7 @@ MODERN_COLUMNS = (
 def _modern_matrix(tree: PageTree, rows: np.ndarray, hashed: np.ndarray) -> np.ndarray:
     """The "modern" columns of ``rows`` (element indices)."""
     n = len(tree)
-    attributes = tree.attributes()
+    attributes = tree.marked_attributes()
     landmark = np.fromiter(map(_LANDMARK_OF_TAG.get, tree.tags, itertools.repeat(-1)), dtype=np.int64, count=n)
     # One pass over the few marked elements: their role's landmark, and whether they hide.
     role_element: list[int] = []

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from forest.classifier.blocks import PageTree, walk
+from forest.classifier.blocks import MARKING, PageTree, walk
 from patterns.text import BLOCK_TAGS, Block
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +219,18 @@ def check(body: etree._Element) -> None:
         reference = reference_walk(body, keep_pieces=keep_pieces)
         assert_same(walk(body, keep_pieces=keep_pieces), reference)
         assert_same(walk(body, keep_pieces=keep_pieces, proxies=False), reference)
+    check_attributes(body)
+
+
+def check_attributes(body: etree._Element) -> None:
+    """The attribute reads in C equal what lxml's items() gives, element by element."""
+    attributes = [dict(e.items()) for e in body.iter(etree.Element)]
+    marked = [i for i, a in enumerate(attributes) if not MARKING.isdisjoint(a)]
+    for tree in (walk(body), walk(body, proxies=False)):
+        assert tree.attributes() == attributes
+        assert tree.class_and_id() == ([a.get("class") or "" for a in attributes], [a.get("id") or "" for a in attributes])
+        assert tree.marked() == marked
+        assert tree.marked_attributes() == {i: attributes[i] for i in marked}
 
 
 def body_of(page: str) -> etree._Element:
@@ -257,7 +269,7 @@ def test_a_walk_from_any_element_equals_the_reference() -> None:
 def test_namespaced_and_xml_trees_equal_the_reference() -> None:
     # An XML tree: namespaced tags ("{uri}div" is not block-level), CDATA and a split text node.
     root = etree.fromstring(
-        b"<body xmlns:x='urn:x'><div>a<![CDATA[ b ]]>c</div><x:div>d<p>e</p></x:div>"
+        b"<body xmlns:x='urn:x'><div x:class='n' class='c' x:role='r'>a<![CDATA[ b ]]>c</div><x:div id='i'>d<p>e</p></x:div>"
         b"<?pi data?>f<a><p>g</p></a></body>",
         etree.XMLParser(strip_cdata=False),
     )
@@ -272,7 +284,10 @@ def test_namespaced_and_xml_trees_equal_the_reference() -> None:
 # every kind of whitespace, comments (whose tails the walk never sees) and entities.
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "tr", "table", "br", "h1", "section", "em", "font", "x-card", "nav"]
 WORDS = ["word", "x", "é", "中文", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\x1c", "&amp;", "&nbsp;", "&#160;", "a.b"]
-ATTRIBUTES = ["", " class='story main'", " id='x'", " role='navigation'", " itemprop='headline'", " style='display:none'", " hidden"]
+ATTRIBUTES = [
+    "", " class='story main'", " id='x'", " role='navigation'", " itemprop='headline'", " style='display:none'", " hidden",
+    " class='' id=''", " aria-hidden='true' class='a'", " href='/' itemprop='url' role='link' id='l'", " xml:lang='en' data-role='x'",
+]
 texts = st.lists(st.sampled_from(WORDS), max_size=6).map("".join)
 leaves = texts | st.sampled_from(["<!-- c -->", "<br>", "<img src=x>"])
 
