@@ -6,7 +6,10 @@ short.  Extracted, such a wrapper drops the article's ``<h2>`` and ``<ul>``.  Th
 container (``//div[@class='story-body']``) is taken instead when, on every sample page
 the pattern explains, it is exactly the paragraphs' parent and what it adds is
 structure: headings, lists, quotes, code, tables and figures, with at most a little
-else (a byline, a dateline) that the wrapper's cleanup then judges.
+else (a byline's div) that the wrapper's cleanup then judges; its running text outside the
+paragraphs (its own text, inline elements such as a lede in ``<b>``) counts as paragraphs.
+A pattern of paragraphs alone (``//p``) has no step to drop: its container is then named
+by the parent axis (``//p/parent::*``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import replace
 
 from patterns.choose import Choice
 from patterns.ranking import ScoredPage, evaluate, matches
+from patterns.text import BLOCK_TAGS
 
 # The tags an article's own structure is made of, between its paragraphs.
 STRUCTURE_TAGS = frozenset("h1 h2 h3 h4 h5 h6 ul ol dl blockquote pre table figure".split())
@@ -30,6 +34,10 @@ def paragraph_containers(choice: Choice, pages: Sequence[ScoredPage], scoring: s
     for j, ranked in enumerate(choice.patterns):
         parent = _parent_xpath(ranked.pattern.xpath)
         members = [k for k, a in enumerate(choice.assignment) if a == j]
+        if parent is None and members and _last_step(ranked.pattern.xpath) == "p":
+            # A pattern of paragraphs alone (//p: a 2005 story's paragraphs under a <font> no key names) has
+            # no step to drop: its container is the paragraphs' parent, named as such.
+            parent = _name_parents(ranked.pattern.xpath, pages)
         if parent is None or not members:
             continue
         if _adds_only_structure(ranked.pattern.xpath, parent, [pages[k] for k in members]):
@@ -55,6 +63,26 @@ def _parent_xpath(xpath: str) -> str | None:
     return xpath[:cut] if last.split("[", 1)[0] == "p" else None
 
 
+def _last_step(xpath: str) -> str:
+    return xpath.rsplit("/", 1)[-1].split("[", 1)[0]
+
+
+def _name_parents(xpath: str, pages: Sequence[ScoredPage]) -> str | None:
+    """``xpath``'s parent axis (``//p/parent::*``), entered in every page index as a pattern of the
+    parents of its outermost matches; None where a match is the body's own child (the body is never a region)."""
+    parent = f"{xpath}/parent::*"
+    found = []
+    for page in pages:
+        index = page.index
+        parents = sorted({index.parent[i] for i in index.outermost(matches(index, xpath))})
+        if any(i <= 0 for i in parents):
+            return None
+        found.append(parents)
+    for page, parents in zip(pages, found):
+        page.index.keys[parent] = parents
+    return parent
+
+
 def _adds_only_structure(xpath: str, parent: str, pages: Sequence[ScoredPage]) -> bool:
     paragraphs = structure = other = 0
     for page in pages:
@@ -65,12 +93,14 @@ def _adds_only_structure(xpath: str, parent: str, pages: Sequence[ScoredPage]) -
             return False
         chosen = set(nodes)
         for container in containers:
-            other += index.n_terms[container]  # its own text between the children (a dateline)
+            # Its own text between the children, and its inline children (a lede in <b>, the text
+            # after a fact box up to the next <p>), are the article's running text, as paragraphs are.
+            paragraphs += index.n_terms[container]
             child = container + 1
             while child <= index.end[container]:
                 terms = page.n[child]
                 tag = index.elements[child].tag
-                if child in chosen or tag == "p":
+                if child in chosen or tag == "p" or (tag not in BLOCK_TAGS and tag != "a"):
                     paragraphs += terms
                 elif tag in STRUCTURE_TAGS:
                     structure += terms

@@ -198,6 +198,44 @@ def scattered(seed: int = 3) -> Site:
     return Site("paragraphs with no common container", tuple(pages))
 
 
+def loose_lede(seed: int = 6) -> Site:
+    """The same news site's other layout: the story's paragraphs are ``<p>`` elements of a ``<font>`` no
+    attribute names, the lede a ``<b>`` before them and outside any ``<p>``, a fact box and a pull quote
+    are tables between them, and the page's other ``<p>`` elements sit in its footer."""
+    rng = random.Random(seed)
+    host = "news.wireless.test"
+    pages = []
+    for i, topic in enumerate(_topics(rng, 8)):
+        url = f"http://{host}/2/hi/technology/{4_500_000 + 211 * i}.stm"
+        told = story(rng, topic, paragraphs=(8, 12))
+        lede, *rest = told.paragraphs
+        vocab = TOPICS[topic]
+        facts = [f"{noun.capitalize()}: {rng.randint(2, 90)} per cent" for noun in rng.sample(vocab["nouns"], 4)]
+        title = f"{rng.choice(vocab['nouns']).upper()} IN NUMBERS"
+        quote = sentence(rng, vocab)
+        at = rng.randint(2, len(rest) - 2)
+        box = (f'<table class="fact" align="right" width="208"><tr><td><div class="o"><b>{escape(title)}</b></div>'
+               f'<ul>{"".join(f"<li>{escape(fact)}</li>" for fact in facts)}</ul></td></tr></table>')
+        pull = f'<table align="right" width="208"><tr><td><div class="mva"><b>{escape(quote)}</b></div></td></tr></table>'
+        body = (f'<b>{escape(lede)}</b>' + "".join(_paragraphs(Story("", tuple(rest[:at])))) + box
+                + "".join(_paragraphs(Story("", tuple(rest[at : at + 2])))) + pull + "".join(_paragraphs(Story("", tuple(rest[at + 2 :])))))
+        gold = "\n".join((told.headline, lede, *rest[:at], title, *facts, *rest[at : at + 2], quote, *rest[at + 2 :]))
+        related = "".join(f'<div class="arr"><a href="/2/hi/technology/{rng.randint(4_000_000, 4_400_000)}.stm">'
+                          f'{escape(rng.choice(vocab["nouns"]).capitalize())} inquiry opens</a><br>'
+                          f'{escape(sentence(rng, TOPICS[rng.choice(sorted(TOPICS))]))}</div>' for _ in range(5))
+        html = (_head(told.headline, "Wireless News", url, lede[:150])
+                + '<body><table width="770"><tr><td class="nav" width="120"><div><a href="/2/hi/default.stm">News Front Page</a></div>'
+                '<div><a href="/2/hi/world">World</a></div><div><a href="/2/hi/technology">Technology</a></div></td>'
+                f'<td><table width="629"><tr><td colspan="2"><div class="sh">{escape(told.headline)}</div></td></tr>'
+                f'<tr><td width="416"><div class="mvb"><span class="byl">By {rng.choice(["Alfred Hermida", "Jo Twist", "Darren Waters"])}'
+                f'</span></div><font size="2">{body}</font></td>'
+                f'<td width="213"><div class="rel"><b>SEE ALSO:</b>{related}</div></td></tr></table></td></tr></table>'
+                '<div class="footer"><p>Wireless News \u00a9 MMV. Help | Privacy and cookies policy | News sources</p>'
+                '<p>Back to top | Wireless Homepage | Contact us</p></div></body></html>')
+        pages.append(SitePage(url, html, gold))
+    return Site("paragraphs of an unnamed container, the lede outside them", tuple(pages))
+
+
 # -- 4. Code inside an excluded-looking figure (Hexo).
 
 CODE = [
@@ -299,6 +337,7 @@ SITES: dict[str, Callable[[], Site]] = {
     "live_blog": live_blog,
     "playlist": playlist,
     "scattered": scattered,
+    "loose_lede": loose_lede,
     "hexo": hexo,
     "short_page": short_page,
 }

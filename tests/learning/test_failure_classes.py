@@ -13,10 +13,16 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from failure_sites import CODE, Site, hexo, live_blog, playlist, scattered, short_page
+from failure_sites import CODE, Site, hexo, live_blog, loose_lede, playlist, scattered, short_page
 
 from eval.metrics import score
 from forest import Article, Page, Wrapper, extract, learn_pages
+from forest.html import parse_html
+from forest.learning.containers import paragraph_containers
+from keywords.tfidf import tfidf_terms
+from patterns.choose import Choice
+from patterns.dom import index_page
+from patterns.ranking import evaluate, matches, score_page
 
 # Every class's held-out pages average at least this F1 with the wrapper: a wrapper that ties a
 # poor cold path is no success either (cold scores 0.6 to 0.98 on these sites).
@@ -88,6 +94,32 @@ def test_paragraphs_with_no_common_container_and_a_lede_outside_it_are_kept() ->
         assert "SEE ALSO" not in e.wrapper.text and "Printable version" not in e.wrapper.text
 
 
+def test_paragraphs_of_an_unnamed_container_with_a_loose_lede_are_kept() -> None:
+    """The story's paragraphs are ``<p>`` elements of a ``<font>`` no attribute names, its lede a ``<b>`` outside
+    them, a fact box and a pull quote tables between them, and a "SEE ALSO" column of summaries beside them."""
+    site = loose_lede()
+    found = _extracted(site)
+    _at_least_cold(found)
+    for e, page in zip(found, site.held_out):
+        assert score(e.wrapper.text, page.gold).r >= 0.95
+        assert "SEE ALSO" not in e.wrapper.text
+
+
+def test_a_pattern_of_paragraphs_alone_becomes_their_container() -> None:
+    """bbc.co.uk 2005's pattern was ``//p``: on the loose-lede site's sample pages, chosen so, it becomes the
+    paragraphs' parents (no key names the ``<font>``): the story's holds the lede, the fact box and the quote too."""
+    pages = [index_page(parse_html(page.html).find("body")) for page in loose_lede().sample]
+    keywords = tfidf_terms([index.page_terms() for index in pages], k=20)
+    scored = [score_page(index, terms) for index, terms in zip(pages, keywords)]
+    choice = Choice((evaluate(scored, "//p"),), tuple(0 for _ in scored))
+    xpath = paragraph_containers(choice, scored, "jxu").patterns[0].pattern.xpath
+    assert xpath == "//p/parent::*"
+    for page in scored:
+        region = [page.index.elements[i] for i in page.index.outermost(matches(page.index, xpath))]
+        assert [node.tag for node in region] == ["font", "div"]  # the story's, and the footer's as //p had it
+        assert region[0].find("b") is not None and region[0].find("table") is not None
+
+
 def test_code_inside_an_excluded_looking_figure_is_kept() -> None:
     """A Hexo blog's listings are ``<figure class="highlight plain">`` tables around a ``<pre>``, and some
     of their lines recur from post to post: code is never cut, as the README says."""
@@ -117,7 +149,7 @@ def test_a_short_page_of_a_learned_site_keeps_none_of_the_template() -> None:
             assert line not in e.wrapper.text
 
 
-@pytest.mark.parametrize("make", [live_blog, playlist, scattered, hexo, short_page])
+@pytest.mark.parametrize("make", [live_blog, playlist, scattered, loose_lede, hexo, short_page])
 def test_the_sites_are_small_and_varied(make: object) -> None:
     """Each site is 5 to 8 pages whose article texts share no paragraph: the template, not the text, repeats."""
     assert callable(make)
