@@ -538,3 +538,23 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
         _array(&p.own_chars), _array(&p.own_link_chars), _array(&p.own_words), _array(&p.last),
         p.blocks, _array(&p.owner), p.pieces,
     )
+
+
+def child_sums(const int64_t[::1] parent not None, const double[:, ::1] values not None):
+    """Row ``p`` of the result is the sum of the rows of ``values`` of p's children, added in
+    document order from zero: what the children matrix's product (scipy's CSR times dense) gives,
+    to the bit, without building the matrix.  ``parent`` is PageTree.parent (-1 for the root)."""
+    cdef Py_ssize_t n = values.shape[0], width = values.shape[1], c, k
+    cdef int64_t p
+    if parent.shape[0] != n:
+        raise ValueError("parent and values differ in length")
+    out = np.zeros((n, width), dtype=np.float64)
+    cdef double[:, ::1] sums = out
+    with nogil:
+        for c in range(n):
+            p = parent[c]
+            if p < 0:
+                continue
+            for k in range(width):
+                sums[p, k] += values[c, k]
+    return out

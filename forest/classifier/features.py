@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
+from forest.classifier._walk import child_sums
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
@@ -326,20 +327,16 @@ def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
 
 def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Per-level means of ``base`` over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level is empty)."""
-    n = len(tree)
-    # Row p lists p's children in document order: built as CSR directly (what the COO route
-    # gives, without its conversion).
-    below = tree.parent[1:]
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
-    children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
     width = base.shape[1]
     # Blocks share elements: describe each distinct one, then copy to its rows.
     distinct, inverse = np.unique(rows, return_inverse=True)
     out = np.empty((len(distinct), N_LEVELS * width))
-    level = base
+    level = np.ascontiguousarray(base, dtype=np.float64)
+    parent = np.ascontiguousarray(tree.parent, dtype=np.int64)
     for k in range(N_LEVELS):
-        # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only.
-        level = children @ level
+        # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only;
+        # in C, each parent's children added in document order: the bits of the children matrix's product.
+        level = child_sums(parent, level)
         mine = level[distinct]
         count = mine[:, :1]
         out[:, k * width] = np.log1p(count[:, 0])

@@ -430,3 +430,21 @@ def test_a_sample_of_every_dataset_walks_as_the_reference() -> None:
 def test_every_dataset_page_walks_as_the_reference() -> None:
     _skip_without_datasets()
     assert sum(_check_pages(pages) for pages in _dataset_pages(every=True)) > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(pages, st.integers(0, 2**32 - 1))
+def test_child_sums_are_the_bits_of_the_children_matrix_product(page: str, seed: int) -> None:
+    # features._descendant_levels summed children with a CSR product before; its bits must not move.
+    import scipy.sparse as sp
+
+    from forest.classifier._walk import child_sums
+
+    tree = walk(body_of(page))
+    n = len(tree)
+    values = np.random.default_rng(seed).normal(size=(n, 7)) * 10.0 ** np.arange(-3, 4)
+    values[::3, 0] = -0.0
+    below = tree.parent[1:]
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
+    children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
+    assert (children @ values).tobytes() == child_sums(tree.parent, values).tobytes()
