@@ -4,8 +4,8 @@
 definition of PageTree: the native walk must equal it on every array, tag, block, owner and
 piece, over generated HTML fragments (hypothesis) and a fixed sample of every shared dataset's
 pages (``-m bench``: all of them).  Also here: the lazily made elements, the attributes read
-from libxml2, the lxml version check at import, and the one-line error of a build without a C
-compiler.
+from libxml2, the children's sums of the features, the lxml version check at import, and the
+one-line error of a build without a C compiler (``-m bench``: pip sets up a build environment).
 """
 
 from __future__ import annotations
