@@ -13,9 +13,10 @@ from typing import Any
 from lxml import etree
 from lxml import html as lxml_html
 
-from forest import ParseError
+from forest import ForestError, ParseError
 from forest.classifier.page import load_default
 from forest.html import parse_html
+from forest.limits import classifiable
 from forest.region import number_elements, outermost
 
 # Never shown either: they load or run something, or redirect the frame.
@@ -191,11 +192,24 @@ def _mark_kept(root: etree._Element, article_text: str) -> int:
     """
     lines = [line for line in article_text.split("\n") if line]
     at = 0
-    for prediction in load_default().predict_blocks(root):
-        if at < len(lines) and prediction.block.text == lines[at]:
-            _add_class(prediction.element, "forest-kept")
+    for text, element in _blocks(root):
+        if at < len(lines) and text == lines[at]:
+            _add_class(element, "forest-kept")
             at += 1
     return at
+
+
+def _blocks(root: etree._Element) -> list[tuple[str, etree._Element]]:
+    """The page's text blocks, each with the element owning it: as the classifier cuts them, or, on a
+    page too large for the classifier (forest.limits) or when its model cannot be read, its innermost
+    block elements (the same cut on most pages, and no model to run)."""
+    if classifiable(root):
+        try:
+            return [(p.block.text, p.element) for p in load_default().predict_blocks(root)]
+        except ForestError:
+            pass
+    body = root.find("body")
+    return [(_text(e), e) for e in _leaf_blocks(body)] if body is not None else []
 
 
 def _leaf_blocks(node: etree._Element) -> Iterable[etree._Element]:

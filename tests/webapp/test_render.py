@@ -116,3 +116,15 @@ def test_a_cold_page_view_highlights_the_kept_blocks_only() -> None:
     assert missing.kept == 0 and "not found" in missing.notes[0]
     # An article from a wrapper's pattern is marked by its region, never block by block.
     assert page_view(body, wrapper=None, pattern=None, article_text=text, method="wrapper").kept == 0
+
+
+def test_a_page_too_large_for_the_classifier_has_its_kept_blocks_found_all_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from forest.webapp import render
+
+    monkeypatch.setattr(render, "classifiable", lambda root: False)
+    monkeypatch.setattr(render, "load_default", lambda: pytest.fail("the classifier ran on a page over its limit"))
+    view = page_view(COLD_PAGE.read_bytes(), wrapper=None, pattern=None, method="page",
+                     article_text="\n".join([HEADLINE, "Reading the flags"]))
+    root = lxml_html.document_fromstring(view.srcdoc)
+    assert [e.text_content() for e in root.find_class("forest-kept")] == [HEADLINE, "Reading the flags"]

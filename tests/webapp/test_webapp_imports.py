@@ -12,9 +12,9 @@ import forest
 WEBAPP = Path(forest.__file__).resolve().parent / "webapp"
 # The bundled example site's server, which the screenshot command serves (as `forest demo` does),
 # the page and region as extraction reads them, which the page view marks up, the classifier's
-# blocks, which it highlights on a page extracted cold, and forest's own renderers, which print
-# the article panel and its markdown (one renderer per format: the CLI's).
-ALLOWED_INTERNAL = {"forest.demo", "forest.html", "forest.region", "forest.classifier.page",
+# blocks (and its page size limit), which it highlights on a page extracted cold, and forest's own
+# renderers, which print the article panel and its markdown (one renderer per format: the CLI's).
+ALLOWED_INTERNAL = {"forest.demo", "forest.html", "forest.region", "forest.classifier.page", "forest.limits",
                     "forest.article.render", "forest.article.clean_html"}
 
 
