@@ -7,12 +7,12 @@ It reads ``_Element._c_node`` and libxml2's node fields through lxml's public C 
 elements), which it must equal on every array and block.
 
 The struct layouts it reads are those of the lxml it was compiled against: the module refuses to
-import under another lxml version (a one-line ForestError that says to reinstall forest).
+import under another lxml major.minor version (a one-line ForestError that says to reinstall forest).
 """
 
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, Py_UNICODE_ISSPACE
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, strcmp
 from libc.stdint cimport int64_t, uintptr_t
 
@@ -33,7 +33,8 @@ BUILT_AGAINST = (<bytes>cetree.LXML_VERSION_STRING).decode("ascii")
 if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
     raise ForestError(
         f"forest's native page pass was built against lxml {BUILT_AGAINST}, but lxml {lxml.__version__} is installed: "
-        "reinstall forest (pip install --force-reinstall --no-deps forest-extract, or pip install -e . in a checkout) to rebuild it"
+        "reinstall forest to rebuild it (pip install --force-reinstall --no-deps --no-binary forest-extract forest-extract, "
+        "or pip install -e . in a checkout)"
     )
 cetree.import_lxml__etree()
 
