@@ -18,7 +18,7 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.html import first_meta, meta_tags, meta_values, page_title
-from forest.bylines import printed_fields
+from forest.bylines import MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
 from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
@@ -38,6 +38,7 @@ NEAR_MATCH_SHARE = 0.7
 MAX_MATCH_RATIO = 3
 _BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
 _META_TITLE = ("og:title", "twitter:title")
 _META_SITE = ("og:site_name", "application-name", "twitter:site")
 _META_AUTHOR = ("author", "article:author", "dc.creator", "DC.creator", "parsely-author", "sailthru.author")
@@ -79,9 +80,10 @@ def extract_fields(
     :param fields: field -> XPath, as :func:`learn_fields` gives.
     :param html: the page's source; JSON-LD sits in ``<script>`` elements, which
         parsing removes, so it is read from here when a field is still missing.
-    :param statements: search the page body for microdata and ``<time>`` when author or
-        date is still missing: a few walks of the tree, which a wrapper spares (learning
-        turned the site's own places for them into field XPaths).
+    :param statements: search the page body for microdata, ``<time>`` and what it prints by its
+        headline when author or date is still missing: a few walks of the tree, which a wrapper
+        spares (learning turned the site's own places for them into field XPaths; a field whose
+        learned place this page lacks is still searched for where the page prints it).
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
@@ -111,8 +113,11 @@ def extract_fields(
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
-    if statements and not (found["author"] and found["date"]):
-        printed = printed_fields(root, headlines(root, found["title"]), date=not found["date"], author=not found["author"])
+    # What the page prints by its headline: searched for every field still missing, or, with learned
+    # places (a wrapper's), for a field whose place this page lacks (another of the site's templates).
+    printed_for = [name for name in ("date", "author") if not found[name] and (statements or fields.get(name))]
+    if printed_for:
+        printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
     found["author"] = found["author"] or publisher or None
@@ -192,6 +197,8 @@ def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element
             words = words[1:]
         if words == want:
             exact.append(element)
+        elif name == "author" and len(words) > len(want) and _words(person_name(_text(element)) or "") == want:
+            near.append(element)  # a byline holding the name and more ("Ana Lima | March 3, 2014")
         elif name == "title" and words and _near(words, want):
             near.append(element)
     return exact or near
@@ -284,10 +291,16 @@ def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
         return None
     if name == "date":
         stamp = element.get("datetime") or element.get("content")
-        return normalize_date(stamp or _text(element)) or None
+        if stamp or parse_date(_text(element)) is not None or not len(element):
+            return normalize_date(stamp or _text(element)) or None
+        # A dateline's container learned by its own text ("Posted: Thu, 10 Jan 2008 | By Reuters").
+        return normalize_date(" ".join(_own_text(element).split()) or _text(element)) or None
     text = _text(element)
     if name == "author":
         text = _BYLINE.sub("", text).strip(" ,;|")
+        if len(text.split()) > MAX_NAME_WORDS or any(c.isdigit() or c in "|•·" for c in text):
+            # A byline element holding more than names ("Ana Lima | March 3, 2014 | 5 min read").
+            text = person_name(text) or text
     return text or None
 
 
@@ -311,11 +324,14 @@ def _element_day(element: etree._Element) -> date | None:
     stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None)
     if stamp:
         return _day(stamp)
-    # Only short texts of leaves: a paragraph that mentions a date is not the date element.
-    if len(element):
-        return None
-    text = _text(element)
-    if not text or len(text) > 40:
+    # Only short texts an element holds itself: a paragraph that mentions a date is not the date
+    # element, nor is the container of a dateline.  Its own text is its text and its children's
+    # tails ("<p><strong>Posted:</strong> Thu, 10 Jan 2008</p>"); a byline's length at most.
+    text = " ".join(_own_text(element).split())
+    if not text or len(text) > MAX_BYLINE or not _DIGIT.search(text):
         return None
     return _day(text)
 
+
+def _own_text(element: etree._Element) -> str:
+    return " ".join([element.text or "", *(child.tail or "" for child in element)])

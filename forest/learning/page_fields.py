@@ -15,7 +15,7 @@ from lxml import etree
 
 from forest.fields import FIELDS, extract_fields, headlines, learn_fields
 from forest.html import page_title
-from forest.bylines import visible_date
+from forest.bylines import printed_fields
 from forest.metadata import microdata_fields
 from forest.titles import headline_of, strip_affixes
 from keywords.model import Metadata
@@ -47,12 +47,13 @@ def site_fields(
         plain = strip_affixes((not named and head["title"]) or page_title(root), affixes)
         headline = headline_of(root, plain)
         body = microdata_fields(root) if not (head["author"] and head["date"]) else {}
-        if not (head["date"] or body.get("date")):
-            # A date the page prints by its headline and states nowhere a machine reads (a Pelican
-            # or Hugo theme's "Sat 11 February 2017"): learned where the site prints it, as a feed's date is.
-            printed = visible_date(root, [headline, *headlines(root, head["title"])])
-            if printed:
-                body["date"] = printed
+        date, author = not (head["date"] or body.get("date")), not (head["author"] or body.get("author"))
+        if date or author:
+            # A date or an author the page prints by its headline and states nowhere a machine reads (a
+            # Pelican or Hugo theme's "Sat 11 February 2017", "By Ana Lima"): learned where the site
+            # prints it, as a feed's are.
+            printed = printed_fields(root, [headline, *headlines(root, head["title"])], date=date, author=author)
+            body.update({name: value for name, value in printed.items() if value})
         values.append({"title": headline, "author": head["author"] or body.get("author", ""),
                        "date": head["date"] or body.get("date", "")})
         if headline != plain:

@@ -51,7 +51,7 @@ def test_not_the_first_date_on_the_page_but_the_one_by_the_headline() -> None:
 def test_a_page_with_only_misleading_dates_has_none() -> None:
     # No date beside the headline: the masthead's, a related story's far below and the copyright are not the article's.
     related = "<aside><ul>" + "".join(f"<li>Story {i} <span>June {i}, 2019</span></li>" for i in range(1, 4)) + "</ul></aside>"
-    html = _page("Volunteers clear the orchard path", "By Ana Lima", after=ARTICLE * 3 + related)
+    html = _page("Volunteers clear the orchard path", "By Ana Lima", after=ARTICLE * 8 + related)
     assert extract_fields(parse_html(html), {}, html=html)["date"] is None
 
 
@@ -68,12 +68,21 @@ def test_a_date_in_a_paragraph_is_not_the_byline() -> None:
 
 def test_the_headline_is_found_from_a_part_of_the_title() -> None:
     html = _page("Volunteers clear the orchard path", "Sat 11 February 2017", title="Garnix Blog: Volunteers clear the orchard path")
+    html = html.replace(" class='meta'", "")  # no element named for a date: the headline alone leads to it
     root = parse_html(html)
     assert visible_date(root, ["Garnix Blog: Volunteers clear the orchard path"]) == "2017-02-11"
     # No text states the title: the page's only <h1> is its headline; of several, none is.
     assert visible_date(root, ["A title no element states"]) == "2017-02-11"
     two = parse_html(html.replace("<footer>", "<h1>Newsletter</h1><footer>"))
     assert visible_date(two, ["A title no element states"]) is None
+
+
+def test_without_the_headline_an_element_named_for_the_date_gives_it_unless_a_listing() -> None:
+    page = ("<html><head><title>Notes</title></head><body><h2>A post about orchards</h2>"
+            "<div class='entry-meta'><span class='post-date'>11 February 2017</span></div>" + ARTICLE + "{more}</body></html>")
+    assert visible_date(parse_html(page.format(more="")), ["Notes"]) == "2017-02-11"
+    listing = "".join(f"<div><h2>Story {i}</h2><span class='post-date'>{i} March 2017</span></div>" for i in range(1, 6))
+    assert visible_date(parse_html(page.format(more=listing)), ["Notes"]) is None
 
 
 @pytest.mark.parametrize(
@@ -96,19 +105,20 @@ def _blog(n: int, day: int) -> Page:
     body = " ".join(f"The {topic} along path {k} need care, says the {topic} keeper in note {k}." for k in range(12))
     html = (f"<html><head><title>Caring for {topic} | Todd's notes</title></head><body><nav><a href='/'>Home</a> "
             f"<a href='/about'>About</a></nav><article><h1 class='entry-title'>Caring for {topic}</h1>"
-            f"<footer class='post-info'><span class='published'>Sat {day:02d} February 2017</span></footer>"
+            f"<footer class='post-info'><span class='published'>Sat {day:02d} February 2017</span> "
+            f"<span class='byline'>By Todd Libby</span></footer>"
             f"<div class='entry-content'><p>{body}</p></div></article><footer>Powered by Pelican</footer></body></html>")
     return Page(html, url=f"http://blog.test/post-{n}.html", site="blog.test")
 
 
-def test_a_site_learned_from_files_finds_the_printed_date() -> None:
+def test_a_site_learned_from_files_finds_the_printed_date_and_author() -> None:
     # Issue 43: learned from files (no feed), such a blog's date was None; learned from its feed it was found.
     pages = [_blog(n, n + 1) for n in range(6)]
     wrapper = Inducer(Settings()).fit(pages[:5], "blog.test").wrapper_
-    assert "date" in wrapper.fields
+    assert {"date", "author"} <= set(wrapper.fields)
     article = extract(wrapper, pages[5].html, url=pages[5].url)
     assert article.method == "wrapper"
-    assert article.date == "2017-02-06"
+    assert (article.date, article.author) == ("2017-02-06", "Todd Libby")
 
 
 # --- authors -----------------------------------------------------------------------------------
@@ -171,3 +181,13 @@ def test_the_sites_name_as_author_gives_way_to_the_byline() -> None:
 def test_authors_meta_tags_state(head: str, author: str) -> None:
     html = _page("Volunteers clear the orchard path", "").replace("<head>", f"<head>{head}")
     assert _fields(html)["author"] == author
+
+
+def test_a_learned_place_missing_from_a_page_falls_back_to_what_it_prints() -> None:
+    # The wrapper's date is in <span class=published>; this page, of another template, prints it in its byline.
+    html = _page("Volunteers clear the orchard path", "By Ana Lima, March 3, 2014")
+    learned = {"date": "//span[@class='published']", "author": "//span[@class='who']"}
+    found = extract_fields(parse_html(html), learned, html=html, statements=False)
+    assert (found["date"], found["author"]) == ("2014-03-03", "Ana Lima")
+    # No place learned for a field: nothing is searched for it (a wrapper spares the walks).
+    assert extract_fields(parse_html(html), {}, html=html, statements=False)["date"] is None
