@@ -96,7 +96,8 @@ _NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published
 # Words of a page's interface, never of a name.
 _NOT_NAMES = frozenset("share follow comments comment read reading min subscribe sign log login menu search view profile posts "
                        "all more email print tweet facebook twitter linkedin reply like home next previous about contact "
-                       "clicking continuing using".split())
+                       "clicking continuing using undefined null none category categories collection review reviews "
+                       "account store visit hi human".split())
 # A name has at most this many words and characters ("Mary Ann de la Cruz Smith").
 MAX_NAME_WORDS = 6
 MAX_NAME = 60
@@ -154,7 +155,7 @@ def person_name(text: str, *, lower: bool = True) -> str | None:
     words = name.split()
     while words and words[-1].casefold().rstrip(".") in _MONTHS:  # "Luke Kim December 17, 2025"
         words.pop()
-    if not words or len(words) > MAX_NAME_WORDS or len(name) > MAX_NAME:
+    if not words or len(words) > MAX_NAME_WORDS or len(name) > MAX_NAME or len(name) < 3:
         return None
     if any(w.casefold() in _NOT_NAMES for w in words) or not all(any(c.isalpha() for c in w) for w in words):
         return None

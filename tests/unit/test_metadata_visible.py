@@ -9,7 +9,7 @@ from forest.extraction import extract
 from forest.fields import extract_fields
 from forest.html import parse_html
 from forest.learning.induce import Inducer
-from forest.bylines import visible_date, written_dates
+from forest.bylines import person_name, visible_date, written_dates
 from forest.metadata import parse_date
 from forest.model import Page
 
@@ -191,3 +191,12 @@ def test_a_learned_place_missing_from_a_page_falls_back_to_what_it_prints() -> N
     assert (found["date"], found["author"]) == ("2014-03-03", "Ana Lima")
     # No place learned for a field: nothing is searched for it (a wrapper spares the walks).
     assert extract_fields(parse_html(html), {}, html=html, statements=False)["date"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("By Ana Lima | March 3, 2014", "Ana Lima"), ("Luke Kim December 17, 2025", "Luke Kim"), ("undefined", None),
+     ("Hi My Account", None), ("C", None), ("Share this", None)],
+)
+def test_person_name(text: str, name: str | None) -> None:
+    assert person_name(text) == name
