@@ -92,6 +92,12 @@ class PageLabels:
     texts: tuple[str, ...]
     elements: tuple[etree._Element, ...]
     content: tuple[bool, ...]
+    # Per block, for cutting its parts: the innermost element that holds all its text (an inline
+    # <time> or <span> of a dateline whose block belongs to the <header>), and whether it lies in
+    # a caption, a footer or navigation (forest.classifier.blocks.not_article), where cold
+    # extraction never keeps it.  Empty: the owners, and no landmark.
+    holders: tuple[etree._Element, ...] = ()
+    landmark: tuple[bool, ...] = ()
 
     @property
     def lengths(self) -> tuple[int, ...]:
@@ -123,7 +129,9 @@ def consensus_exclusions(pages: Sequence[ScoredPage], regions: Sequence[Sequence
 
 
 # The columns of _PageParts.sums.
-_BOILERPLATE, _CONTENT, _KEYWORDS, _TERMS, _LINK_TERMS = range(5)
+_BOILERPLATE, _CONTENT, _KEYWORDS, _TERMS, _LINK_TERMS, _LANDMARK, _MEDIA = range(7)
+# Elements that show something other than text: a part that holds one is more than its text.
+MEDIA_TAGS = frozenset("audio canvas embed iframe img object picture svg video".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,11 +176,12 @@ class _PageParts:
         for step in range(1, int(up.max(initial=0)) + 1):
             anchor[up >= step] = parent[anchor[up >= step]]
         base = np.repeat(np.arange(len(named), dtype=np.int64) * (len(end) + 2), sizes)
-        boiler, content = _label_sums(page, labels)
+        boiler, content, landmark = _label_sums(page, labels)
         linked = _linked(page)
         link_terms = np.where(linked, index.n_terms, 0)
         sums = np.column_stack([boiler, content, [0, *accumulate(page.own_x)], [0, *accumulate(index.n_terms)],
-                                np.concatenate(([0], np.cumsum(link_terms)))])
+                                np.concatenate(([0], np.cumsum(link_terms))), landmark,
+                                [0, *accumulate(element.tag in MEDIA_TAGS for element in index.elements)]])
         return _PageParts(np.repeat(names, sizes), elements, anchor, base, end, sums.astype(np.int64), linked)
 
     def outermost(self, region: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -244,8 +253,11 @@ def _consensus(
     chosen: list[str] = []
     cut_chars = 0
     candidates = np.flatnonzero((on_pages >= min(MIN_PAGES, len(pages))) & _cuttable(tallied, region_total, link_lists=link_lists))
-    # The parts with the most boilerplate first; a part inside one already cut adds nothing.
-    for key in sorted(candidates.tolist(), key=lambda key: (-tallied[key, _BOILERPLATE], parts.names[key])):
+    # The parts with the most boilerplate first, and of parts with the same text the one that
+    # shows no more than it (a figure's caption, not the figure and its image); a part inside
+    # one already cut adds nothing.
+    order = (-tallied[:, _BOILERPLATE], tallied[:, _MEDIA])
+    for key in sorted(candidates.tolist(), key=lambda key: (order[0][key], order[1][key], parts.names[key])):
         if len(chosen) >= MAX_EXCLUSIONS:
             break
         fresh, inner = cut.fresh(key)
@@ -517,7 +529,7 @@ def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool
     article's keywords in its headlines, and that is no evidence it is the article); and its text
     alone is within MAX_CUT_SHARE of the region's.
     """
-    boilerplate, content, keywords, terms, link_terms = tallied.T
+    boilerplate, content, keywords, terms, link_terms, landmark, _ = tallied.T
     chars = boilerplate + content
     share = np.divide(boilerplate, chars, out=np.zeros(len(chars)), where=chars > 0)
     rest_terms = region_total[_TERMS] - terms
@@ -525,6 +537,9 @@ def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool
     sparse = (terms == 0) | (keywords * rest_terms <= MIN_DENSITY_RATIO * rest_keywords * terms)
     if link_lists:
         sparse |= link_terms > LINK_LIST_SHARE * terms
+    # A caption, a footer or navigation is what the page's own markup says is not the article:
+    # its keywords are no evidence it is (a caption names the story's people and places).
+    sparse |= landmark >= MIN_BOILERPLATE_SHARE * chars
     region_chars = region_total[_BOILERPLATE] + region_total[_CONTENT]
     return (share >= MIN_BOILERPLATE_SHARE) & (rest_terms > 0) & sparse & (chars <= MAX_CUT_SHARE * region_chars)
 
@@ -538,13 +553,24 @@ def _linked(page: ScoredPage) -> np.ndarray:
     return np.asarray(linked, dtype=bool)
 
 
-def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[int]]:
-    """Prefix sums over the page index of the characters labelled boilerplate and content."""
+def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[int], list[int]]:
+    """Prefix sums over the page index of the characters labelled boilerplate and content, and of
+    those in a landmark (PageLabels.landmark), each counted at the element holding its text.
+
+    A landmark's text counts as boilerplate: cold extraction drops it whatever the model says.
+    """
     position = {element: i for i, element in enumerate(page.index.elements)}
-    boiler = [0] * len(page.index.elements)
-    content = [0] * len(page.index.elements)
-    for element, length, is_content in zip(labels.elements, labels.lengths, labels.content):
+    n = len(page.index.elements)
+    boiler, content, landmark = [0] * n, [0] * n, [0] * n
+    holders = labels.holders or labels.elements
+    marked = labels.landmark or (False,) * len(labels.texts)
+    for element, length, is_content, in_landmark in zip(holders, labels.lengths, labels.content, marked):
         i = position.get(element)
-        if i is not None:
+        if i is None:
+            continue
+        if in_landmark:
+            landmark[i] += length
+            boiler[i] += length
+        else:
             (content if is_content else boiler)[i] += length
-    return [0, *accumulate(boiler)], [0, *accumulate(content)]
+    return [0, *accumulate(boiler)], [0, *accumulate(content)], [0, *accumulate(landmark)]

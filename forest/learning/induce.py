@@ -41,7 +41,7 @@ from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, scor
 from patterns.model import Pattern
 from patterns.refine import KEPT_TAGS, boilerplate_subpatterns, core_step
 from patterns.dom import PageIndex, index_page
-from patterns.text import Block, prose_share, text_blocks
+from patterns.text import BLOCK_TAGS, Block, prose_share, text_blocks
 
 
 # A region is article-like when, on one of the sample pages it explains at least, this share
@@ -305,13 +305,42 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     A page too large for the classifier's features has none (forest.limits).  The labels are not
     confined to the page's article container (forest.classifier.container): that is one page's guess
     at the region, and learning finds the region from all the sample pages, which the labels only help choose.
-    Captions, footers and navigation keep the model's labels (no landmark rule): the figure is the
-    article's, image and legend, in its HTML, and what else the region holds the sample pages' consensus decides.
+    Captions, footers and navigation keep the model's labels (no landmark rule), and are marked
+    (``PageLabels.landmark``): the consensus cuts them as cold extraction drops them, by the
+    innermost part that holds them (a figure's caption, not the figure and its image).
     """
     predictions = classifier.predict_blocks(sample.root, confined=False, landmarks=False) if classifiable(sample.root) else []
+    inline: dict[etree._Element, dict[str, list[etree._Element]]] = {}
     return PageLabels(
-        tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions)
+        tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions),
+        holders=tuple(_holder(p.element, p.block.text, inline) for p in predictions),
+        landmark=tuple(map(_in_landmark, (p.element for p in predictions))),
     )
+
+
+def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[str, list[etree._Element]]] | None = None,
+            ) -> etree._Element:
+    """The innermost element under ``owner`` (a block's block-level owner) whose text is the
+    block's whole text: the ``<time>`` of a dateline in a ``<header>``, so that the consensus
+    can name and cut it without the headline beside it.
+
+    :param inline: each element's inline children by their text, filled as it is read (an owner
+        holds many blocks: its children are read once).
+    """
+    inline = {} if inline is None else inline
+    wanted = " ".join(text.split())
+    holder = owner
+    while True:
+        children = inline.get(holder)
+        if children is None:
+            children = inline[holder] = {}
+            for child in holder:
+                if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS:
+                    children.setdefault(" ".join("".join(child.itertext()).split()), []).append(child)
+        same = children.get(wanted, ())
+        if len(same) != 1:
+            return holder
+        holder = same[0]
 
 
 def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int) -> tuple[Choice, int]:
