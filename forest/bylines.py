@@ -10,6 +10,7 @@ a footer its copyright, a sidebar its related stories').
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -77,7 +78,7 @@ _INSIDE = etree.XPath("count(.//text())")
 # The words a byline opens with ("By Ana Lima", "Written by", "Von", "Par"...), dropped from a name.
 BYLINE = re.compile(r"^\s*(?:(?:written|posted|words|story|text|reported|report)\s+by|by|von|par|por|di|door|auteur|autor|author)"
                     r"\b[\s:]*", re.IGNORECASE)
-# Their first words, a cheaper test of every text of a page before the pattern's.
+# Their first letters, a cheaper test of a text before the pattern's.
 _BYLINE_STARTS = ("written", "posted", "words", "story", "text", "report", "by", "von", "par", "por", "di", "door", "aut")
 # Elements that hold a byline by their names (class, id, itemprop, rel): trafilatura's author XPaths read the same hints.
 _HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
@@ -87,9 +88,9 @@ _HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by",
 _NAMED = etree.XPath("//body//*[@class or @id or @itemprop or @rel or @data-testid]")
 _BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em", "small", "li", "h3", "h4", "h5", "h6", "cite"})
 # An element named for an author's picture, bio, title or links, or a comment's author: not the byline.
-_NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box",
-                         re.IGNORECASE)
-_HINT = re.compile("|".join(_HINTS), re.IGNORECASE)
+_NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box")
+# On names already lower-cased: a pattern of plain words, faster than any() of substring tests.
+_HINT = re.compile("|".join(_HINTS))
 # Where a byline's name ends: a separator, a number (a date, a count), or the words that follow names.
 _NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published|posted|last|reviewed|edited|on|at|in|from|for|is|was|"
                        r"contributing|senior|staff\s+writer|reporter|editor\s+at|read\s+more|follow)\b", re.IGNORECASE)
@@ -164,24 +165,56 @@ def person_name(text: str, *, lower: bool = True) -> str | None:
     return " ".join(words)
 
 
-@dataclass(frozen=True, slots=True)
 class _Texts:
-    """The body's text nodes in document order, and where each starts in them joined by spaces."""
+    """The body's text nodes in document order, where each starts in them joined by spaces, and
+    (read when first asked for) the body's elements with a name (class, id, itemprop...)."""
 
-    nodes: Sequence[Any]
-    texts: Sequence[str]
-    starts: Sequence[int]
+    __slots__ = ("root", "nodes", "texts", "starts", "_named", "_joined", "_first")
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self.nodes: Sequence[Any] = _BODY_TEXTS(root)
+        self.texts = [str(t) for t in self.nodes]
+        self.starts: list[int] = []
+        offset = 0
+        for text in self.texts:
+            self.starts.append(offset)
+            offset += len(text) + 1
+        self._named: list[tuple[etree._Element, str]] | None = None
+        self._joined: str | None = None
+        self._first: dict[etree._Element, int] | None = None
 
     @classmethod
     def of(cls, root: etree._Element) -> _Texts:
-        nodes = _BODY_TEXTS(root)
-        texts = [str(t) for t in nodes]
-        starts: list[int] = []
-        offset = 0
-        for text in texts:
-            starts.append(offset)
-            offset += len(text) + 1
-        return cls(nodes, texts, starts)
+        return cls(root)
+
+    def named(self) -> list[tuple[etree._Element, str]]:
+        """Each element with a name, and its names (class, id, itemprop, rel, data-testid) lower-cased."""
+        if self._named is None:
+            self._named = [
+                (e, " ".join(filter(None, (e.get("class"), e.get("id"), e.get("itemprop"), e.get("rel"), e.get("data-testid"))))
+                 .casefold()) for e in _NAMED(self.root)
+            ]
+        return self._named
+
+    def first_text(self, element: etree._Element) -> int | None:
+        """The index of the first text ``element`` holds (None: it holds none).  One walk of the
+        texts, kept: an XPath count of the texts before each element walked the page each time."""
+        if self._first is None:
+            self._first = {}
+            for i, node in enumerate(self.nodes):
+                if not node.is_tail:
+                    self._first.setdefault(node.getparent(), i)
+        return next((self._first[e] for e in element.iter(etree.Element) if e in self._first), None)
+
+    def joined(self) -> str:
+        if self._joined is None:
+            self._joined = " ".join(self.texts)
+        return self._joined
+
+    def around(self, start: int, end: int) -> range:
+        """The indexes of the texts that may reach into ``start:end`` (texts this long at most: 4 * MAX_BYLINE)."""
+        return range(max(0, bisect_left(self.starts, start - 4 * MAX_BYLINE)), bisect_right(self.starts, end))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +268,12 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
 
 def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
     if headline is None:
-        return _dated_element(root)
-    joined = " ".join(texts.texts)
+        return _dated_element(root, texts)
+    joined = texts.joined()
     lang = root.get("lang") or ""
     best: tuple[tuple[bool, int, int], date] | None = None
-    for node, text, at in zip(texts.nodes, texts.texts, texts.starts):
+    for i in texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE):
+        node, text, at = texts.nodes[i], texts.texts[i], texts.starts[i]
         if not headline.near(at, at + len(text)) or len(text) > 4 * MAX_BYLINE or not _DIGIT.search(text):
             continue
         if len(" ".join(text.split())) > MAX_BYLINE:
@@ -256,12 +290,12 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
             if best is None or rank < best[0]:
                 best = (rank, day)
     if best is None:
-        return _dated_element(root)
-    return best[1].isoformat() if best else None
+        return _dated_element(root, texts)
+    return best[1].isoformat()
 
 
 # Names of the elements that print an article's date ("post-date", "entry-meta", "published").
-_DATE_HINTS = ("date", "time", "publish", "posted", "byline", "meta", "dateline")
+_DATE_HINT = re.compile("date|time|publish|posted|byline|meta")
 # A page whose date-named elements print more different dates than this is a listing, or has a
 # related-stories box: its first date is no more the article's than any other.  Without this
 # limit wcxb_dev gave dates on 6 more pages without one and none more right; re-measure with
@@ -269,14 +303,13 @@ _DATE_HINTS = ("date", "time", "publish", "posted", "byline", "meta", "dateline"
 MAX_DATED_ELEMENTS = 3
 
 
-def _dated_element(root: etree._Element) -> str | None:
+def _dated_element(root: etree._Element, texts: _Texts) -> str | None:
     """The date of the first element named for one (``class="post-date"``) that prints one, where the
     page has few such dates (a listing's or a related-stories box's many are no article's)."""
     lang = root.get("lang") or ""
     days: list[date] = []
-    for element in _NAMED(root):
-        hint = " ".join(filter(None, (element.get("class"), element.get("id"), element.get("itemprop")))).casefold()
-        if not any(h in hint for h in _DATE_HINTS) or "comment" in hint:
+    for element, hint in texts.named():
+        if not _DATE_HINT.search(hint) or "comment" in hint:
             continue
         text = _text(element)
         if not _DIGIT.search(text) or len(text) > MAX_BYLINE:
@@ -301,25 +334,13 @@ def visible_author(root: etree._Element, headlines: Iterable[str]) -> str | None
 
 
 def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
-    candidates: list[tuple[int, str, etree._Element]] = []  # (offset in the text, name, its element)
-    for i, text in enumerate(texts.texts):
-        if len(text) > 4 * MAX_BYLINE or not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
-            continue
-        line = " ".join(text.split())
-        if len(line) > MAX_BYLINE:
-            continue
-        rest = BYLINE.sub("", line)
-        following = next((" ".join(t.split()) for t in texts.texts[i + 1: i + 3] if t.strip()), "")
-        name = person_name(rest or following, lower=False)
-        if name:
-            candidates.append((texts.starts[i], name, _owner(texts.nodes[i])))
-    for element in _NAMED(root):
-        if element.tag not in _BYLINE_TAGS:
-            continue
-        hint = " ".join(filter(None, (element.get("class"), element.get("id"), element.get("itemprop"), element.get("rel"),
-                                      element.get("data-testid"))))
-        folded = hint.casefold()
-        if not any(h in folded for h in _HINTS) or _NOT_BYLINE.search(_HINT.sub("", hint)):
+    # A byline known by its words alone ("By ...") is looked for by the headline first: a page with
+    # no author named there is then read whole (a test of each of its texts costs a millisecond).
+    window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
+              else range(len(texts.texts)))
+    candidates = _bylines(texts, window)
+    for element, hint in texts.named():
+        if not _HINT.search(hint) or element.tag not in _BYLINE_TAGS or _NOT_BYLINE.search(_HINT.sub("", hint)):
             continue
         if any("comment" in (a.get("class") or a.get("id") or "").casefold() for a in element.iterancestors()):
             continue
@@ -329,8 +350,10 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
         name = person_name(text) if len(text) <= MAX_BYLINE else None
         name = name or person_name(next(t for t in element.itertext() if t.strip()))
         if name:
-            index = int(_BEFORE(element))
-            candidates.append((texts.starts[index] if index < len(texts.starts) else 0, name, element))
+            index = texts.first_text(element)
+            candidates.append((texts.starts[index] if index is not None else 0, name, element))
+    if not candidates and len(window) < len(texts.texts):
+        candidates = _bylines(texts, range(len(texts.texts)))
     if not candidates:
         return None
     if headline is not None:
@@ -339,6 +362,23 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
         if near:
             return min(near)[1]
     return min(candidates, key=lambda c: c[0])[1]
+
+
+def _bylines(texts: _Texts, indexes: range) -> list[tuple[int, str, etree._Element]]:
+    """``(offset, name, element)`` of the texts among ``indexes`` that open with a byline's words and a name."""
+    found = []
+    for i in indexes:
+        text = texts.texts[i]
+        if len(text) > 4 * MAX_BYLINE or not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
+            continue
+        line = " ".join(text.split())
+        if len(line) > MAX_BYLINE:
+            continue
+        following = next((" ".join(t.split()) for t in texts.texts[i + 1: i + 3] if t.strip()), "")
+        name = person_name(BYLINE.sub("", line) or following, lower=False)
+        if name:
+            found.append((texts.starts[i], name, _owner(texts.nodes[i])))
+    return found
 
 
 def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> _Headline | None:
@@ -353,8 +393,9 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
     # The longest of the title's parts the page states: its headline, not the site's name the
     # title also holds ("Frank Bruni Found ... -- Daily Intelligencer" on a page that prints both).
     stated = [(len(text), 1, k, h) for k, (h, text) in enumerate(h1s) if text in wanted]
+    shortest = min(len(w) for w in wanted)  # a text shorter than every part, spaces and all, states none
     stated += [(len(line), 0, k, node) for k, (node, text) in enumerate(zip(texts.nodes, texts.texts))
-               if len(text) < 4 * MAX_BYLINE and (line := " ".join(text.split()).casefold()) in wanted]
+               if shortest <= len(text) < 4 * MAX_BYLINE and (line := " ".join(text.split()).casefold()) in wanted]
     chosen = None
     if stated:
         _, is_h1, k, found = max(stated, key=lambda s: (s[0], s[1], -s[2]))
