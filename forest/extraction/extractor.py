@@ -9,6 +9,7 @@ sites with no wrapper.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -216,7 +217,7 @@ def _wrapped(
     """The article of the first of ``patterns`` whose region is plausible (its size within the
     pattern's learned statistics), or None."""
     for rank, pattern in enumerate(patterns):
-        nodes, blocks = region.select(root, wrapper, pattern.xpath, cut_tree=settings.html)
+        nodes, blocks = region.select(root, wrapper, _widened(root, pattern.xpath), cut_tree=settings.html)
         n_words = region.words(blocks)
         if nodes and region.plausible(n_words, pattern.terms):
             confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
@@ -226,6 +227,26 @@ def _wrapped(
                 article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
             return article
     return None
+
+
+# A predicate learning appends to a pattern to leave a box out of its region's sibling nodes
+# (forest.learning.boxes.without_nodes: ``[not(self::div[@class='playlist'])]``).
+_LEFT_OUT = re.compile(r"\[not\(self::[^()]*\)\]$")
+
+
+def _widened(root: etree._Element, xpath: str) -> str:
+    """``xpath``, or ``xpath`` without the sibling nodes it leaves out when, on this page, those hold most
+    of the region's text: the same name there marks the article's column (a blog's two-column layout
+    puts its posts in the ``div#beta`` that is a sidebar on its three-column pages), and an exclusion
+    that would take most of a region is left alone as well (forest.region.cut)."""
+    wide = xpath
+    while match := _LEFT_OUT.search(wide):
+        wide = wide[: match.start()]
+    if wide == xpath:
+        return xpath
+    kept = sum(len(" ".join(region.raw_text(node).split())) for node in region.outermost(compiled(xpath)(root)))
+    whole = sum(len(" ".join(region.raw_text(node).split())) for node in region.outermost(compiled(wide)(root)))
+    return wide if 2 * kept < whole else xpath
 
 
 def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) -> structure.Document:

@@ -43,6 +43,18 @@ class _Part:
     elements: tuple[int, ...]
     keywords: int
     terms: int
+    region_keywords: int  # the keywords and terms of the page's whole region
+    region_terms: int
+
+    def shape(self) -> frozenset[tuple[str, str | None]]:
+        """The tags and classes of its first element's children: the same box has the same, whatever it says."""
+        return frozenset((child.tag, child.get("class")) for child in self.page.index.elements[self.elements[0]]
+                         if isinstance(child.tag, str))
+
+    def denser_than_the_rest(self) -> bool:
+        """Whether it holds the sample's keywords more densely than the rest of its page's region."""
+        rest_x, rest_n = self.region_keywords - self.keywords, self.region_terms - self.terms
+        return self.keywords * rest_n > rest_x * self.terms
 
     def label(self, template: frozenset[str]) -> str | None:
         """The template line it opens with, if it is one element and opens with one that has a word: a
@@ -75,12 +87,15 @@ def template_boxes(
 
 def template_nodes(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]], template: frozenset[str]) -> list[str]:
     """Keys of the template's boxes among the nodes of a pattern whose regions are several sibling nodes,
-    to take out of the pattern.  A region keeps at least one node on every page."""
+    to take out of the pattern: boxes that open with their label on every sample page they occur on (a
+    node left out of a pattern has no guard but extraction's :func:`forest.extraction.extractor._widened`;
+    a mixed site's sidebar on one blog's pages is its main column on another's).  A region keeps at
+    least one node on every page."""
     if not template or not any(len(region) > 1 for region in regions):
         return []
     parts = [_parts(page, region, inside=False) for page, region in zip(pages, regions)]
     kept: list[str] = []
-    for key in _boxes(parts, _totals(pages, regions), template):
+    for key in _boxes(parts, _totals(pages, regions), template, everywhere=True):
         gone = {key, *kept}
         if all(len(region) > sum(len(page_parts[k].elements) for k in gone if k in page_parts)
                for region, page_parts in zip(regions, parts) if region):
@@ -99,11 +114,12 @@ def _totals(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> tu
             sum(page.n[i] for page, region in zip(pages, regions) for i in region))
 
 
-def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template: frozenset[str]) -> list[str]:
+def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template: frozenset[str], *, everywhere: bool = False) -> list[str]:
     """The keys whose parts are the template's boxes: found on at least MIN_PAGES pages, no denser in keywords
-    than the rest of the regions and holding no more than MAX_CUT_SHARE of their terms (the cheap tests,
-    first), one element a page that opens with the same template line (its label) on at least MIN_PAGES
-    pages and at least half of those it occurs on, and holding text of its own somewhere."""
+    than the rest of the regions, holding no more than MAX_CUT_SHARE of their terms and, on every page, fewer
+    of its keywords than the rest (a blog's main column opens with the blog's name, and holds the post: the
+    cheap tests, first), one element a page that opens with the same template line (its label) on at least
+    MIN_PAGES pages and at least half of those it occurs on, and holding text of its own somewhere."""
     if not template:
         return []
     region_x, region_n = totals
@@ -114,9 +130,19 @@ def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template:
         rest_x, rest_n = region_x - x, region_n - n
         if len(found) < MIN_PAGES or rest_n <= 0 or n > MAX_CUT_SHARE * region_n or x * rest_n > rest_x * n:
             continue
-        labels = Counter(label for label in (p.label(template) for p in found) if label is not None)
-        opened = max(labels.values(), default=0)
-        if opened >= MIN_PAGES and 2 * opened >= len(found) and any(p.varies(template) for p in found):
+        if any(2 * p.keywords >= p.region_keywords > 0 for p in found):  # where the article is, on a page
+            continue
+        labels = [p.label(template) for p in found]
+        label, opened = max(Counter(label for label in labels if label is not None).items(), key=lambda item: item[1],
+                            default=(None, 0))
+        if opened < MIN_PAGES or 2 * opened < len(found) or (everywhere and opened < len(found)) \
+                or not any(p.varies(template) for p in found):
+            continue
+        # Where it does not open with its label, it is the same box still only if it is built as it is where it
+        # does, and is as sparse as one (another author's bio): a mixed site's main column is a labelled
+        # sidebar on another blog's pages.
+        shapes = {p.shape() for p, own in zip(found, labels) if own == label}
+        if all(p.shape() in shapes and not p.denser_than_the_rest() for p, own in zip(found, labels) if own != label):
             chosen.append(key)
     return chosen
 
@@ -127,6 +153,7 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
     index = page.index
     # Key lists are in document order: bisect finds each key's elements in each region node.
     spans = [(node + 1, index.end[node] + 1) if inside else (node, node + 1) for node in region]
+    region_x, region_n = sum(page.x[i] for i in region), sum(page.n[i] for i in region)
     found: dict[str, _Part] = {}
     for key, nodes in index.keys.items():
         if not _exact_step(key):
@@ -137,7 +164,7 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
         within = index.outermost(within)
         if index.elements[within[0]].tag in KEPT_TAGS or any(_holds_code(index.elements[i]) for i in within):
             continue
-        found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within))
+        found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within), region_x, region_n)
     return found
 
 

@@ -17,6 +17,7 @@ from failure_sites import CODE, Site, hexo, live_blog, loose_lede, playlist, sca
 
 from eval.metrics import score
 from forest import Article, Page, Wrapper, extract, learn_pages
+from forest.extraction.extractor import _widened
 from forest.html import parse_html
 from forest.learning.containers import paragraph_containers
 from keywords.tfidf import tfidf_terms
@@ -81,6 +82,16 @@ def test_a_video_playlist_among_the_region_nodes_is_cut() -> None:
     for e in found:
         assert "4 stories you can\u2019t miss" not in e.wrapper.text
         assert not re.search(r"\(\d:\d\d\)", e.wrapper.text)  # a video's running time
+
+
+def test_a_node_left_out_of_the_pattern_comes_back_where_it_holds_most_of_the_region() -> None:
+    """On a page where the node a pattern leaves out holds most of its region's text (another layout puts the
+    article in the div that is a playlist on the sample's), the region is the pattern's without that predicate."""
+    xpath = "//div[@class='main']/div[not(self::div[@class='side'])]"
+    boxed = "<div class='main'><div>{}</div><div class='side'>{}</div></div>"
+    long, short = "words of the article " * 40, "a playlist"
+    assert _widened(parse_html(boxed.format(long, short)), xpath) == xpath
+    assert _widened(parse_html(boxed.format(short, long)), xpath) == "//div[@class='main']/div"
 
 
 def test_paragraphs_with_no_common_container_and_a_lede_outside_it_are_kept() -> None:
