@@ -24,9 +24,10 @@ from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
 from forest.fields import extract_fields, read_field
-from forest.html import decode, page_title, parse_html, script_shell
+from forest.html import page_title, parse_html, script_shell
 from forest.limits import classifiable
 from forest.model import CLASSIFIER_CONFIDENCE, GUESS_CONFIDENCE, Article
+from forest.page import ParsedPage
 from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
 from forest.xpaths import compiled
@@ -46,7 +47,7 @@ MIN_CLASSIFIED_WORDS = 20
 
 def extract(
     wrapper: Wrapper | None,
-    data: bytes | str,
+    data: bytes | str | ParsedPage,
     *,
     url: str | None = None,
     settings: Settings | None = None,
@@ -74,22 +75,24 @@ def extract(
     With ``settings.html`` the article also carries its structure and clean HTML
     (``Article.document``, ``Article.html``); without it, ``Article.html`` is empty.
 
+    :param data: the page: its bytes, its text, or a :class:`forest.page.ParsedPage` (whose text and
+        tree are then reused, and whose tree the extraction takes: it may cut parts out of it).
     :param classifier: the per-block classifier for pages no pattern fits; by default
         the shipped model when ``settings.classifier`` is on.
     :raises ParseError: when ``data`` is not a readable HTML page.
     """
     settings = settings or Settings()
+    page = data if isinstance(data, ParsedPage) else \
+        ParsedPage(data, url=url, charset=declared_charset, max_bytes=settings.max_page_bytes)
     # A comment thread sits past the article, out of the span; a page over the size limit is refused as before.
-    if wrapper is not None and any(wrapper.span) and not settings.comments and len(data) <= settings.max_page_bytes:
+    if wrapper is not None and any(wrapper.span) and not settings.comments and page.size <= settings.max_page_bytes:
         # The part of the source the site's article sits in (forest.extraction.span); a page
         # whose main pattern does not fit there is read whole, as every other page is.
-        text = decode(data, declared_charset, source=url) if isinstance(data, bytes) else data
-        article = extract_span(wrapper, text, url=url, settings=settings)
+        article = extract_span(wrapper, page.text, url=url, settings=settings)
         if article is not None:
             return article
-        data, declared_charset = text, None
-    root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-    return _extract_whole(root, wrapper, data, declared_charset, url, settings, classifier)
+    root = page.take_tree()
+    return _extract_whole(root, wrapper, page.text, None, url, settings, classifier)
 
 
 def extract_parsed(wrapper: Wrapper | None, root: etree._Element, data: bytes | str, *, settings: Settings | None = None) -> Article:
