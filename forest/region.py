@@ -133,7 +133,8 @@ def _text_length(element: etree._Element) -> int:
 
 def raw_text(element: etree._Element) -> str:
     """The text of ``element``'s subtree, without its tail, as libxml2 writes it (in C: far quicker than joining itertext())."""
-    return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+    text: str = etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+    return text
 
 
 def _normalized(text: str) -> str:

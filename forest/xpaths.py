@@ -89,7 +89,7 @@ def compiled(xpath: str) -> Callable[[etree._Element], Any]:
         forest.wrapper_schema).
     """
     form = quick_form(xpath)
-    quick = etree.XPath(form)
+    quick: Callable[[etree._Element], Any] = etree.XPath(form)
     if not form.startswith("id("):  # the same elements as written, always
         return quick
     written = etree.XPath(xpath)

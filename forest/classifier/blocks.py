@@ -86,7 +86,8 @@ class PageTree:
             # Counts: a subtree is a stretch of the document order, so its total is a difference
             # of running sums; in integers exact, hence equal to the level by level sums below.
             running = np.concatenate([np.zeros((1, *own.shape[1:]), dtype=np.int64), np.cumsum(own, axis=0, dtype=np.int64)])
-            return (running[self.last + 1] - running[: len(own)]).astype(np.float64)
+            totals: np.ndarray = (running[self.last + 1] - running[: len(own)]).astype(np.float64)
+            return totals
         sums = np.array(own, dtype=np.float64, copy=True)
         parent, depth = self.parent, self.depth
         # Deepest level first, so each level's totals are complete before they move up.
@@ -97,7 +98,8 @@ class PageTree:
 
     def subtree_end(self) -> np.ndarray:
         """The index of the last element of each element's subtree (its subtree is ``[i, end[i]]``)."""
-        return self.last.copy()
+        end: np.ndarray = self.last.copy()
+        return end
 
 
 def walk(body: etree._Element, *, keep_pieces: bool = False, proxies: bool = True) -> PageTree:

@@ -26,10 +26,13 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def _activate(name: str, z: np.ndarray) -> np.ndarray:
+    out: np.ndarray
     if name == "relu":
-        return np.maximum(z, 0.0)
+        out = np.maximum(z, 0.0)
+        return out
     if name == "tanh":
-        return np.tanh(z)
+        out = np.tanh(z)
+        return out
     if name == "logistic":
         return _sigmoid(z)
     return z

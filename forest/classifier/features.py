@@ -177,7 +177,9 @@ class Features:
 
     def take(self, index: np.ndarray) -> Features:
         """The rows ``index``."""
-        pick = (lambda a: a[index] if a is not None else None)  # noqa: E731
+        def pick(a: np.ndarray | None) -> np.ndarray | None:
+            return a[index] if a is not None else None
+
         return Features(self.dense[index], self.hashed[index], pick(self.page), pick(self.spans))
 
     @staticmethod

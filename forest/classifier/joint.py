@@ -97,7 +97,8 @@ def edge_features(tree: PageTree, features: Features) -> np.ndarray:
 def pair_labels(labels: np.ndarray) -> np.ndarray:
     """1 where block i and block i + 1 share a label: the pairwise model's target."""
     y = np.asarray(labels)
-    return (y[:-1] == y[1:]).astype(np.int64)
+    same: np.ndarray = (y[:-1] == y[1:]).astype(np.int64)
+    return same
 
 
 def decode(content: np.ndarray, same: np.ndarray, weight: float = PAPER_WEIGHT) -> np.ndarray:

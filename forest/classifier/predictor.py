@@ -179,4 +179,5 @@ def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:
     p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
     t = min(max(threshold, 1e-6), 1 - 1e-6)
     odds = p / (1 - p) * (1 - t) / t
-    return odds / (1 + odds)
+    shifted: np.ndarray = odds / (1 + odds)
+    return shifted

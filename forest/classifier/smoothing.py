@@ -23,7 +23,8 @@ def transitions(sequences: Iterable[np.ndarray], *, prior: float = 1.0) -> np.nd
         seq = np.asarray(labels, dtype=np.int64)
         if len(seq) > 1:
             np.add.at(counts, (seq[:-1], seq[1:]), 1.0)
-    return np.log(counts / counts.sum(axis=1, keepdims=True))
+    log: np.ndarray = np.log(counts / counts.sum(axis=1, keepdims=True))
+    return log
 
 
 def viterbi(probability: np.ndarray, log_transitions: np.ndarray, weight: float = 1.0) -> np.ndarray:

@@ -191,7 +191,8 @@ def tag_text_features(tree: PageTree, rows: np.ndarray, chars: np.ndarray) -> np
     parent_chars = chars[np.maximum(tree.parent, 0)]
     full = _assemble(shallow, np.arange(n) / max(n - 1, 1), before / total, chars / np.maximum(parent_chars, 1.0),
                      prev, nxt, stats[0, 1], len(tree.blocks))  # fmt: skip
-    return full[rows]
+    picked: np.ndarray = full[rows]
+    return picked
 
 
 def _assemble(shallow: np.ndarray, position: np.ndarray, offset: np.ndarray, share: np.ndarray,

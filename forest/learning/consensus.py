@@ -198,7 +198,8 @@ class _PageParts:
 
     def totals(self, elements: np.ndarray) -> np.ndarray:
         """Each column of ``sums`` over each element's subtree."""
-        return self.sums[self.end[elements] + 1] - self.sums[elements]
+        totals: np.ndarray = self.sums[self.end[elements] + 1] - self.sums[elements]
+        return totals
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,7 +542,8 @@ def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool
     # its keywords are no evidence it is (a caption names the story's people and places).
     sparse |= landmark >= MIN_BOILERPLATE_SHARE * chars
     region_chars = region_total[_BOILERPLATE] + region_total[_CONTENT]
-    return (share >= MIN_BOILERPLATE_SHARE) & (rest_terms > 0) & sparse & (chars <= MAX_CUT_SHARE * region_chars)
+    cuttable: np.ndarray = (share >= MIN_BOILERPLATE_SHARE) & (rest_terms > 0) & sparse & (chars <= MAX_CUT_SHARE * region_chars)
+    return cuttable
 
 
 def _linked(page: ScoredPage) -> np.ndarray:
