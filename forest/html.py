@@ -217,7 +217,8 @@ def _head_first(root: lxml_html.HtmlElement, tag: str) -> list[lxml_html.HtmlEle
 def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
     for meta in _head_first(root, "meta"):
         if meta.get("property") == name or meta.get("name") == name:
-            return meta.get("content")
+            content: str | None = meta.get("content")
+            return content
     return None
 
 
@@ -257,8 +258,9 @@ def meta_content(root: lxml_html.HtmlElement, *names: str) -> str:
 def canonical_url(root: lxml_html.HtmlElement) -> str | None:
     """The page's own URL from ``<link rel=canonical>`` or ``og:url``, if it states one."""
     for link in root.iter("link"):
-        if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
-            return link.get("href")
+        href: str | None = link.get("href")
+        if (link.get("rel") or "").lower() == "canonical" and href:
+            return href
     return meta_content(root, "og:url") or None
 
 

@@ -44,7 +44,7 @@ def _defaults(model: str, class_weight: str | None, random_state: int | None) ->
     return MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=300, early_stopping=True, random_state=random_state)
 
 
-class TagClassifier(ClassifierMixin, BaseEstimator, BlockPredictor):
+class TagClassifier(ClassifierMixin, BaseEstimator, BlockPredictor):  # type: ignore[misc]  # scikit-learn ships no types
     """Content/boilerplate classifier of text blocks (or of all tags), after Utiu's thesis, chapter 3.
 
     Trained here with scikit-learn; it predicts as :class:`~forest.classifier.predictor.BlockPredictor`
