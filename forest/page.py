@@ -128,8 +128,9 @@ class ParsedPage:
         # canonical_url: the first <link rel=canonical> of the whole page, in document order; the
         # head's, if it has one, comes first.
         for link in root.iter("link"):
-            if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
-                return link.get("href")
+            href = link.get("href")
+            if (link.get("rel") or "").lower() == "canonical" and href:
+                return str(href)
         rest = text[body.start():]
         if _CANONICAL.search(rest):
             return canonical_url(self.tree())

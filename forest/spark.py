@@ -32,11 +32,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from forest.batch.item import Item
-from forest.batch.pages import SPAN_MIN_PAGES, Result, extract_bytes, failure, learn_site
+from forest.batch.pages import SPAN_MIN_PAGES, Result, extract_item, failure, learn_site
 from forest.batch.run import Summary
 from forest.batch.warc import warc_items
 from forest.config import Settings
 from forest.errors import ForestError
+from forest.page import ParsedPage
 from forest.site import site_or_none
 from forest.wrapper import Wrapper
 
@@ -88,8 +89,8 @@ def _extract(item: Item, site: str | None, wrapper: Wrapper | None, settings: Se
     if item.kind == "error" or item.data is None:
         return Result(item.source, error=item.error or "not a page")
     try:
-        return extract_bytes(item.data, source=item.source, url=item.url, charset=item.charset, site=site,
-                             wrapper_of=lambda _: wrapper, settings=settings)
+        page = ParsedPage(item.data, url=item.url, charset=item.charset, max_bytes=settings.max_page_bytes)
+        return extract_item(page, source=item.source, site=site, store=None, wrapper_of=lambda _: wrapper, settings=settings)
     except Exception as exc:  # one page must not fail the job; the record says why
         return failure(item.source, exc)
 

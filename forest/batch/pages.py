@@ -13,15 +13,15 @@ from typing import Any
 from forest.batch.item import shown
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
-from forest.extraction import extract
-from forest.html import canonical_url, decode, parse_html
+from forest.html import decode
 from forest.model import Article, Page
-from forest.service.pages import learn_pages
-from forest.site import site_or_none
+from forest.page import ParsedPage
+from forest.service.pages import learn_pages, page_site, read_article
+from forest.service.records import page_record
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-__all__ = ["SPAN_MIN_PAGES", "Result", "extract_bytes", "failure", "learn_site", "one_line", "sample_site"]
+__all__ = ["SPAN_MIN_PAGES", "Result", "extract_item", "failure", "learn_site", "one_line", "sample_site"]
 
 # A batch learns a site's span (Settings.span) only when it holds this many of the site's pages:
 # a span costs some 20 ms to learn from 5 pages and saves some 0.5 ms a page (`forest bench`).
@@ -57,10 +57,8 @@ class Result:
         return self.article is not None and self.article.method != "wrapper"
 
     def record(self) -> dict[str, Any]:
-        """The JSON record: ``source`` and the article's fields, or ``source`` and ``error``."""
-        if self.article is None:
-            return {"source": self.source, "error": self.error or "skipped: not an HTML page"}
-        return {"source": self.source, **self.article.to_dict()}
+        """The JSON record (forest.service.records.page_record): ``source`` and the article's fields, or ``source`` and ``error``."""
+        return page_record(self.source, self.article, error=self.error)
 
 
 def failure(source: str, exc: BaseException) -> Result:
@@ -74,15 +72,15 @@ def failure(source: str, exc: BaseException) -> Result:
     return Result(source, error=message)
 
 
-def sample_site(data: bytes, url: str | None, site: str | None, settings: Settings) -> tuple[str | None, str | None]:
-    """The site a page is grouped under for ``--learn``, and its URL: ``site``, else its URL's, else its canonical link's.
+def sample_site(page: ParsedPage, site: str | None) -> tuple[str | None, str | None]:
+    """The site a page is grouped under for ``--learn`` (forest.service.pages.page_site: ``site``, else its
+    URL's registered domain, else its canonical link's, read from its head), and its URL (its canonical link's
+    when it has none).
 
-    :raises ParseError: when the page must be parsed (no URL) and is not a readable page.
+    :raises ParseError: when the page must be read (no URL) and is not a readable page.
     """
-    if site is not None or url is not None:
-        return site or site_or_none(url), url
-    canonical = canonical_url(parse_html(data, max_bytes=settings.max_page_bytes))
-    return site_or_none(canonical), canonical
+    where = page_site(page, site=site, store=None, canonical=page.url is None)
+    return where.site, page.url if page.url is not None or site is not None else page.canonical()
 
 
 def learn_site(
@@ -109,21 +107,22 @@ def learn_site(
     return wrapper
 
 
-def extract_bytes(
-    data: bytes,
+def extract_item(
+    page: ParsedPage,
     *,
     source: str,
-    url: str | None,
-    charset: str | None,
     site: str | None,
+    store: WrapperStore | None,
     wrapper_of: Callable[[str], Wrapper | None],
     settings: Settings,
 ) -> Result:
-    """Extract one page whose site is known (``site``): with ``wrapper_of(site)``, else cold.
+    """Extract one page of a batch: its site (forest.service.pages.page_site: ``site``, else its URL's, else, for a
+    page with no URL, its canonical link's), with ``wrapper_of(site)``, else cold.
 
+    :param store: where sites are looked up by host (None: none is, as in a Spark job).
     :raises ParseError: when the page is not a readable HTML page.
     """
-    wrapper = wrapper_of(site) if site else None
-    article = extract(wrapper, data, url=url, settings=settings, declared_charset=charset)
-    article = replace(article, site=site) if article.site is None else article
-    return Result(source, article=article, counted=wrapper.site if wrapper is not None else None)
+    # A WARC record's URL is where the page was: its canonical link is not read.
+    where = page_site(page, site=site, store=store, canonical=page.url is None, load=wrapper_of)
+    article = read_article(page, where, settings)
+    return Result(source, article=article, counted=where.wrapper.site if where.wrapper is not None else None)

@@ -34,11 +34,11 @@ from typing import TypeVar
 
 from forest.batch.inputs import Inputs
 from forest.batch.item import Item
-from forest.batch.pages import Result, extract_bytes, failure, learn_site, sample_site
+from forest.batch.pages import Result, extract_item, failure, learn_site, sample_site
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
-from forest.service.pages import page_site, stored_wrapper
-from forest.site import site_host, site_or_none
+from forest.page import ParsedPage
+from forest.service.pages import stored_wrapper
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
@@ -179,17 +179,10 @@ class _Worker:
             article = extract_url(item.source, store=self.writable(), settings=settings,
                                   learn_if_missing=options.learn_from_feed, site=options.site)
             return Result(item.source, article=article)
-        data = item.read(settings.max_page_bytes)
-        site = options.site
-        url = item.url
-        if site is None and url is not None:
-            # A WARC record's URL is where the page was; its canonical link is not read.
-            site = self.readonly().site_for_host(site_host(url)) or site_or_none(url)
-        elif site is None:
-            site, _, url = page_site(data, url=url, store=self.readonly(), settings=settings,
-                                     declared_charset=item.charset, load=lambda _: None)
-        return extract_bytes(data, source=item.source, url=url, charset=item.charset, site=site,
-                             wrapper_of=self.wrapper_of, settings=settings)
+        page = ParsedPage(item.read(settings.max_page_bytes), url=item.url, charset=item.charset,
+                          max_bytes=settings.max_page_bytes)
+        return extract_item(page, source=item.source, site=options.site, store=self.readonly(),
+                            wrapper_of=self.wrapper_of, settings=settings)
 
     def learn(self, site: str, samples: list[tuple[bytes, str | None, str | None]], pages: int) -> str | None:
         """Learn and store ``site``, which has ``pages`` pages in the batch; None, or why it could not be learned."""
@@ -350,7 +343,8 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) 
                 continue  # URLs learn from their feed; errors and skipped records are not pages
             try:
                 data = item.read(options.settings.max_page_bytes)
-                site, url = sample_site(data, item.url, options.site, options.settings)
+                site, url = sample_site(ParsedPage(data, url=item.url, charset=item.charset,
+                                                   max_bytes=options.settings.max_page_bytes), options.site)
             except (OSError, ParseError):
                 continue
             if site is None:

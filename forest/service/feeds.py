@@ -10,15 +10,15 @@ from dataclasses import replace
 
 from forest.config import Keywords, Settings
 from forest.errors import FeedError, FetchError, ForestError, LearnError, ParseError
-from forest.extraction import extract
 from forest.html import decode
 from forest.learning.induce import Inducer, LearnReport
 from forest.model import Article, Page
 from forest.net.feed import COMMON_FEED_PATHS, Feed, FeedItem, discover_feed, looks_like_html, parse_feed
 from forest.net.fetch import PAGE_TYPES, Fetcher, Response
 from forest.netpolicy import GuardedClient
-from forest.service.pages import save_learned, stored_wrapper
-from forest.site import site_host, site_or_none
+from forest.page import ParsedPage
+from forest.service.pages import PageSite, page_site, read_article, save_learned, stored_wrapper
+from forest.site import site_or_none
 from forest.storage import WrapperStore
 from forest.urls import CREDENTIALS_NOTE, has_credentials, strip_credentials, without_credentials
 from forest.wrapper import Wrapper
@@ -102,28 +102,27 @@ def extract_url(
     with Fetcher(settings, client) as fetcher:
         fetcher.deadline = time.monotonic() + settings.fetch.learn_timeout  # the fetch and any learn it needs
         response = fetcher.fetch(url, kind="page")
+        page = _page(response, settings)
         notes: tuple[str, ...] = ()
-        if site is None:
-            site = store.site_for_host(site_host(response.final_url)) or store.site_for_host(site_host(url))
-        wrapper = stored_wrapper(site, store)
-        if wrapper is None and learn_if_missing:
+        # The page's URL is where it was fetched from (and the URL asked for, before redirects): its canonical link is not read.
+        where = page_site(page, site=site, store=store, canonical=False, also=(url,))
+        if where.wrapper is None and learn_if_missing:
             try:
                 feed = discover(fetcher, response)
+                # Learned under the site asked for, else under the site most of the feed's pages are on.
                 wrapper, report = _learn(fetcher, feed, settings, store=store, progress=progress, site=site)
+                where = replace(where, site=wrapper.site, wrapper=wrapper)
                 notes = (f"learned {wrapper.site} from {strip_credentials(feed.url)} ({len(report.used)} pages) before extracting",)
             except (FeedError, LearnError) as exc:
                 notes = (f"extracted without a wrapper: {without_credentials(' '.join(str(exc).split()))}",)
         if has_credentials(url):
             notes = (*notes, CREDENTIALS_NOTE)
-        if wrapper is None:
-            # A site with no wrapper and none to learn: the page is extracted cold, by the classifier.
-            article = _extract(None, response, settings)
-            article = replace(article, site=site or site_or_none(response.final_url), notes=notes + article.notes)
-            return article
-        article = _extract(wrapper, response, settings)
-        store.record_extraction(wrapper.site, miss=article.method != "wrapper")
-        if article.method != "wrapper":
-            article = _relearn_if_drifting(fetcher, wrapper, article, response, settings, store, progress)
+        # A site with no wrapper and none to learn: the page is extracted cold, by the classifier.
+        article = read_article(page, where, settings)
+        if where.wrapper is not None:
+            store.record_extraction(where.wrapper.site, miss=article.method != "wrapper")
+            if article.method != "wrapper":
+                article = _relearn_if_drifting(fetcher, where.wrapper, article, page, settings, store, progress)
     return replace(article, notes=notes + article.notes) if notes else article
 
 
@@ -262,17 +261,17 @@ def _learn(
 # --- extraction and drift ----------------------------------------------------------
 
 
-def _extract(wrapper: Wrapper | None, response: Response, settings: Settings) -> Article:
+def _page(response: Response, settings: Settings) -> ParsedPage:
     # The article's URL is shown and stored (records, the web app's jobs): without credentials.
-    return extract(wrapper, response.body, url=strip_credentials(response.final_url), settings=settings,
-                   declared_charset=response.charset)
+    return ParsedPage(response.body, url=strip_credentials(response.final_url), charset=response.charset,
+                      max_bytes=settings.max_page_bytes)
 
 
 def _relearn_if_drifting(
     fetcher: Fetcher,
     wrapper: Wrapper,
     article: Article,
-    response: Response,
+    page: ParsedPage,
     settings: Settings,
     store: WrapperStore,
     progress: Progress | None,
@@ -296,7 +295,7 @@ def _relearn_if_drifting(
     except ForestError as exc:
         LOGGER.warning("%s: relearning from %s failed: %s", wrapper.site, feed_url, exc)
         return replace(article, notes=(*article.notes, f"relearning {wrapper.site} from {feed_url} failed: {exc}"))
-    again = _extract(relearned, response, settings)
+    again = read_article(page, PageSite(relearned.site, relearned, page.url), settings)
     note = (f"{since} pages missed since {wrapper.site} was learned; relearned it from {feed.url} "
             f"(version {report.version})")
     return replace(again, notes=(*again.notes, note))

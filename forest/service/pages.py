@@ -8,15 +8,18 @@ from dataclasses import dataclass, replace
 from forest.config import Settings
 from forest.errors import ParseError, StoreError, UnknownSiteError
 from forest.extraction import extract
-from forest.html import canonical_url, decode, parse_html
 from forest.learning.induce import Inducer, LearnReport
 from forest.learning.quality import fit_quality
 from forest.model import Article, Page
+from forest.page import ParsedPage
 from forest.site import site_host, site_or_none
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
 
-__all__ = ["SiteHealth", "extract_page", "group_by_site", "learn_pages", "load_wrapper", "page_site", "save_learned", "site_health", "stored_wrapper"]
+__all__ = [
+    "PageSite", "SiteHealth", "extract_page", "group_by_site", "learn_pages", "load_wrapper", "page_site", "read_article",
+    "save_learned", "site_health", "stored_wrapper",
+]
 
 # A relearned wrapper replaces the stored one unless it explains the pages of both samples
 # worse by more than this (forest.learning.quality: a mean share of the best I per page).
@@ -95,7 +98,7 @@ def stored_wrapper(site: str | None, store: WrapperStore) -> Wrapper | None:
 
 
 def extract_page(
-    data: bytes | str,
+    data: bytes | str | ParsedPage,
     *,
     site: str | None = None,
     url: str | None = None,
@@ -106,10 +109,12 @@ def extract_page(
     """Extract the article of one page with its site's stored wrapper, and count it in the store.
 
     The site is ``site`` if given; else the stored site of ``url``'s host; else the
-    stored site of the host in the page's ``<link rel=canonical>`` or ``og:url``.  A page
-    of a site with no stored wrapper is extracted cold, by the classifier
-    (``method="classifier"``).
+    stored site of the host in the page's ``<link rel=canonical>`` or ``og:url``
+    (:func:`page_site`).  A page of a site with no stored wrapper is extracted cold, by
+    the classifier (``method="classifier"``).
 
+    :param data: the page's bytes or text, or a :class:`forest.page.ParsedPage` (its own URL and
+        charset then stand for ``url`` and ``declared_charset``).
     :param store: where wrappers are; default: ``WrapperStore.for_extraction()`` ($FOREST_DB or the
         user data dir; read-only when it cannot be written).  A read-only store counts nothing.
     :param declared_charset: the charset the page was served with (an HTTP header's), if known.
@@ -121,43 +126,76 @@ def extract_page(
             return extract_page(data, site=site, url=url, store=opened, settings=settings,
                                 declared_charset=declared_charset)
     settings = settings or Settings()
-    site, wrapper, url = page_site(data, site=site, url=url, store=store, settings=settings, declared_charset=declared_charset)
-    article = extract(wrapper, data, url=url, settings=settings, declared_charset=declared_charset)
-    if wrapper is not None:
-        store.record_extraction(wrapper.site, miss=article.method != "wrapper")
-    return replace(article, site=site) if article.site is None else article
+    page = data if isinstance(data, ParsedPage) else \
+        ParsedPage(data, url=url, charset=declared_charset, max_bytes=settings.max_page_bytes)
+    where = page_site(page, site=site, store=store)
+    article = read_article(page, where, settings)
+    if where.wrapper is not None:
+        store.record_extraction(where.wrapper.site, miss=article.method != "wrapper")
+    return article
+
+
+@dataclass(frozen=True, slots=True)
+class PageSite:
+    """Which site a page is (:func:`page_site`), and what it is extracted with.
+
+    :param site: the site the page is read as (None: none is known).
+    :param wrapper: the site's wrapper (None: the page is extracted cold).
+    :param url: the article's URL: the page's own, else its canonical link's where that named the stored site.
+    """
+
+    site: str | None
+    wrapper: Wrapper | None
+    url: str | None
 
 
 def page_site(
-    data: bytes | str,
+    page: ParsedPage,
     *,
     site: str | None = None,
-    url: str | None = None,
-    store: WrapperStore,
-    settings: Settings | None = None,
-    declared_charset: str | None = None,
+    store: WrapperStore | None,
+    canonical: bool = True,
+    also: Sequence[str] = (),
     load: Callable[[str], Wrapper | None] | None = None,
-) -> tuple[str | None, Wrapper | None, str | None]:
-    """The site :func:`extract_page` reads a page as, its stored wrapper (None: cold) and the page's URL.
+) -> PageSite:
+    """Which site ``page`` is, for every road to an article: ``site`` if given; else the stored site of
+    its URL's host (or of ``also``'s); else, with ``canonical``, the stored site of the host its
+    ``<link rel=canonical>`` or ``og:url`` names (read from its head: :meth:`ParsedPage.canonical`);
+    else the registered domain of the first of those that has one, with no wrapper.
 
-    :param load: looks a site's wrapper up (default: :func:`stored_wrapper` in ``store``); a
-        batch passes a cached one.
-    :raises ParseError: if the page must be parsed for its canonical URL and is not a readable HTML page.
+    :param store: where sites are looked up (None: none is stored).
+    :param canonical: read the page's canonical link when its URL names no stored site; False for a
+        page whose URL is where it was fetched from (a WARC record, an HTTP response).
+    :param also: other URLs of the page to look its site up by (the URL asked for, before redirects).
+    :param load: looks a site's wrapper up (default: :func:`stored_wrapper` in ``store``); a batch
+        passes a cached one, Spark the wrapper it learned.
+    :raises ParseError: if the page must be read for its canonical URL and is not a readable HTML page.
     """
-    settings = settings or Settings()
-    load = load or (lambda name: stored_wrapper(name, store))
+    if load is None:
+        load = (lambda name: stored_wrapper(name, store)) if store is not None else (lambda name: None)
+
+    def stored(candidate: str) -> str | None:
+        return store.site_for_host(site_host(candidate)) if store is not None else None
+
     if site is not None:
-        return site, load(site), url
-    candidates = [url]
-    if not (url and store.site_for_host(site_host(url))):
-        root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url)
-        candidates.append(canonical_url(root))
+        return PageSite(site, load(site), page.url)
+    candidates = [u for u in (page.url, *also) if u]
     for candidate in candidates:
-        stored = store.site_for_host(site_host(candidate)) if candidate else None
-        if stored:
-            return stored, load(stored), url or candidate
-    named = next((s for s in (site_or_none(c) for c in candidates) if s), None)
-    return named, None, url
+        if found := stored(candidate):
+            return PageSite(found, load(found), page.url)
+    named = page.canonical() if canonical else None
+    if named:
+        if found := stored(named):
+            return PageSite(found, load(found), page.url or named)
+        candidates.append(named)
+    return PageSite(next((s for s in map(site_or_none, candidates) if s), None), None, page.url)
+
+
+def read_article(page: ParsedPage, where: PageSite, settings: Settings | None = None) -> Article:
+    """The article of ``page`` as ``where`` says (:func:`page_site`): with its wrapper, else cold; the
+    one road from a page to an article for the CLI, the batch, Spark, the web app and a URL."""
+    article = extract(where.wrapper, page, url=where.url, settings=settings or Settings())
+    return replace(article, site=where.site) if article.site is None else article
 
 
 def group_by_site(
@@ -175,20 +213,22 @@ def group_by_site(
     groups: dict[str, tuple[list[Page], dict[str, str]]] = {}
     skipped: list[tuple[str, str]] = []
     for name, data in sources:
+        page = ParsedPage(data, max_bytes=settings.max_page_bytes)
         try:
-            # parse_html refuses an oversized page before decoding it.
-            url = canonical_url(parse_html(data, max_bytes=settings.max_page_bytes))
-            text = decode(data)
+            # Read from the page's head: learning parses the page, once (ParsedPage refuses an
+            # oversized page before decoding it).
+            url = page.canonical()
+            text = page.text
         except ParseError as exc:
             skipped.append((name, str(exc)))
             continue
-        page_site = site or site_or_none(url)
-        if page_site is None:
+        group_site = site or site_or_none(url)
+        if group_site is None:
             skipped.append((name, "no canonical or og:url link names its site; pass --site"))
             continue
-        group, names = groups.setdefault(page_site, ([], {}))
+        group, names = groups.setdefault(group_site, ([], {}))
         names[url or f"page {len(group) + 1}"] = name
-        group.append(Page(text, url=url, site=page_site))
+        group.append(Page(text, url=url, site=group_site))
     return groups, skipped
 
 
