@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from forest.model import Article, Page
     from forest.netpolicy import GuardedClient
     from forest.service.feeds import extract_url, learn_feed
+    from forest.service.records import page_record
     from forest.wrapper import Wrapper
     from forest.storage import WrapperStore
 
@@ -58,6 +59,7 @@ __all__ = [
     "learn_feed",
     "learn_pages",
     "load_wrapper",
+    "page_record",
     "site_of",
     "strip_credentials",
     "without_credentials",
@@ -83,6 +85,7 @@ _LAZY = {
     "GuardedClient": "forest.netpolicy",
     "learn_feed": "forest.service.feeds",
     "extract_url": "forest.service.feeds",
+    "page_record": "forest.service.records",
 }
 
 

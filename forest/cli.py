@@ -435,6 +435,7 @@ def _extract_one(
 ) -> None:
     """One page: its article, or a one-line error and exit status 1."""
     from forest.service.pages import extract_page
+    from forest.service.records import page_record
 
     # A URL may learn its site (a write); a file only reads the store, which may be read-only.
     with _open_store(extracting=not _is_url(path)) as store:
@@ -452,7 +453,7 @@ def _extract_one(
                 raise
             message = _one_line(str(exc))
             raise CLIError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from exc
-    record = {"source": strip_credentials(path), **article.to_dict()}
+    record = page_record(path, article)
     if output_format == "json":
         click.echo(json.dumps(record, ensure_ascii=False, indent=2))
     else:
@@ -506,10 +507,7 @@ def _extract_batch(
         if result.skipped:
             continue
         record = result.record()
-        source = strip_credentials(result.source)
-        record["source"] = source
-        if isinstance(record.get("error"), str):
-            record["error"] = without_credentials(record["error"])
+        source = record["source"]
         if output_format in ("json", "jsonl"):
             text = json.dumps(record, ensure_ascii=False, indent=2 if output_format == "json" else None)
             if output_format == "json":

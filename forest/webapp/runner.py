@@ -62,9 +62,9 @@ def run_job(
 
 
 def record(article: forest.Article, source: str) -> dict[str, Any]:
-    """The record `forest extract --format json` prints for one page (without ``--with-html``: the
-    app builds the structure for its own panel, and the clean HTML is kept with the job's result)."""
-    return {"source": source, **{k: v for k, v in article.to_dict().items() if k != "html"}}
+    """The record `forest extract --format json` prints for one page (:func:`forest.page_record`),
+    without ``html``: the app builds the structure for its own panel, and the clean HTML is kept with the job's result."""
+    return forest.page_record(source, article, html=False)
 
 
 def fetched_counts(line: str | None) -> tuple[int, int] | None:
