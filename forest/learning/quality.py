@@ -8,8 +8,9 @@ from dataclasses import replace
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import extract
-from forest.html import parse_shown
+from forest.html import parse_html, script_shell
 from forest.model import Page
+from forest.page import ParsedPage
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_terms
 from keywords.tokenize import tokenize
@@ -29,19 +30,25 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
     settings = replace(settings or Settings(), classifier=False)
     indexed = []
     for page in pages:
+        # Parsed once: the tree indexed here is the one extraction reads below (a page its
+        # scripts fill excepted: it is indexed as shown without scripts, and extracted as served).
+        parsed = ParsedPage(page.html, max_bytes=settings.max_page_bytes)
         try:
-            root, _ = parse_shown(page.html, max_bytes=settings.max_page_bytes)
+            root = parsed.tree()
+            if script_shell(root, page.html):
+                root = parse_html(page.html, max_bytes=settings.max_page_bytes, noscript=True)
         except ParseError:
             continue
-        indexed.append((page, index_page(root.find("body"), with_keys=False)))
+        indexed.append((parsed, index_page(root.find("body"), with_keys=False)))
     if not indexed:
         return 0.0
     found = tfidf_terms([index.page_terms() for _, index in indexed], k=settings.n_keywords)
     total = 0.0
-    for (page, index), keywords in zip(indexed, found):
+    for (parsed, index), keywords in zip(indexed, found):
         scored = score_page(index, keywords)
         best = max((region_score(scored, [i]) for i in candidate_nodes(scored)), default=0.0)
-        article = extract(wrapper, page.html, settings=settings)
+        # The page's last use of its index: extraction may cut parts out of the tree it reads.
+        article = extract(wrapper, parsed, settings=settings)
         if best <= 0 or article.method != "wrapper":
             continue
         terms = tokenize(article.text)
