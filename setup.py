@@ -1,6 +1,7 @@
-"""Builds forest's native page pass (forest/classifier/_walk.pyx), with Cython, against lxml's C API.
+"""Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
+lxml's C API) and the trees' evaluation (_trees.pyx).
 
-Everything else about the package is in pyproject.toml.  The extension reads lxml's and libxml2's
+Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
 needed, only a C compiler and Python's headers.
 """
@@ -13,7 +14,7 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native page pass (forest/classifier/_walk.pyx) needs a C compiler and Python's headers, "
+    "forest: building its native code (forest/classifier/*.pyx) needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
 )
@@ -35,9 +36,13 @@ def extensions() -> list[Extension]:
     import lxml
     from Cython.Build import cythonize
 
-    extension = Extension("forest.classifier._walk", ["forest/classifier/_walk.pyx"], include_dirs=lxml.get_include())
+    native = [
+        Extension("forest.classifier._walk", ["forest/classifier/_walk.pyx"], include_dirs=lxml.get_include()),
+        # Plain C over buffers: no lxml or numpy headers.
+        Extension("forest.classifier._trees", ["forest/classifier/_trees.pyx"]),
+    ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
-    return cythonize([extension], build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)
+    return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})

@@ -1,6 +1,7 @@
-"""Fitted scikit-learn models as plain arrays, and the small numpy predictors that read them.
+"""Fitted scikit-learn models as plain arrays, and the small predictors that read them.
 
-Predicting needs numpy alone: scikit-learn is imported only to compile a fitted model.
+Predicting needs numpy alone (and, for trees, the walk in C of forest.classifier._trees):
+scikit-learn is imported only to compile a fitted model.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from forest.classifier._trees import leaf_sums
 
 if TYPE_CHECKING:
     from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
@@ -45,7 +48,7 @@ class Compact:
     Inputs are the dense feature columns and, optionally, the hashed token columns.
     ``linear`` and ``mlp`` standardize the dense columns with ``mean``/``scale`` and use
     every hashed column; ``trees`` use the raw dense columns and the hashed columns listed
-    in ``hashed_columns``, densified.
+    in ``hashed_columns``, read from the sparse rows where a tree splits on them.
     """
 
     kind: str
@@ -56,17 +59,7 @@ class Compact:
         """P(positive class) of each row."""
         a = self.arrays
         if self.kind == "trees":
-            columns = a["hashed_columns"]
-            width = dense.shape[1]
-            # float32 features (hashed ones are 0/1) walk the trees in float32: half the memory
-            # to gather from, and exact, with each threshold rounded down to a float32.
-            single = dense.dtype == np.float32 and (hashed is None or hashed.dtype == np.float32)
-            # One matrix filled in place: the dense columns, then the model's hashed ones.
-            x = np.zeros((dense.shape[0], width + (len(columns) if hashed is not None else 0)), dtype=np.float32 if single else np.float64)
-            x[:, :width] = dense
-            if hashed is not None and len(columns):
-                _densify(hashed, columns, x[:, width:])
-            return _trees(self._tree_table, self.settings, x)
+            return _tree_proba(self._tree_table, self.settings, dense, hashed)
         z = (dense.astype(np.float64) - a["mean"]) / a["scale"]
         nd = z.shape[1]
         if self.kind == "linear":
@@ -86,64 +79,70 @@ class Compact:
                 h = _activate(str(self.settings["activation"]), h)
         return _sigmoid(h[:, 0])
 
-
     @functools.cached_property
     def _tree_table(self) -> dict[str, np.ndarray]:
-        # The node arrays as _trees indexes them, converted once per model rather than per call.
+        # The node arrays as leaf_sums reads them, converted once per model rather than per call.
         a = self.arrays
-        # children[2i] is node i's right child, children[2i + 1] its left: one gather per step.
-        children = np.stack([a["right"], a["left"]], axis=1).astype(np.intp).ravel()
+        # children[2i] is node i's right child, children[2i + 1] its left: one read per step.
+        children = np.stack([a["right"], a["left"]], axis=1).astype(np.int32).ravel()
         threshold = np.asarray(a["threshold"], dtype=np.float64)
         # For a float32 x, x <= t exactly when x <= the largest float32 not above t.
         single = threshold.astype(np.float32)
         single = np.where(single.astype(np.float64) > threshold, np.nextafter(single, np.float32(-np.inf)), single)
-        return {"feature": a["feature"].astype(np.intp), "threshold": threshold, "threshold32": single,
-                "children": children, "roots": a["roots"].astype(np.intp), "value": a["value"]}  # fmt: skip
+        feature = np.ascontiguousarray(a["feature"], dtype=np.int32)
+        nodes = len(feature)
+        # leaf_sums trusts its indices: a model whose nodes point outside its arrays fails here.
+        for name, index in (("roots", a["roots"]), ("left", a["left"]), ("right", a["right"])):
+            if len(index) and (int(index.min()) < 0 or int(index.max()) >= nodes):
+                raise ValueError(f"tree {name} index out of range")
+        if nodes and int(feature.min()) < 0:
+            raise ValueError("tree feature index out of range")
+        return {"feature": feature, "threshold": threshold, "threshold32": single, "children": children,
+                "roots": np.ascontiguousarray(a["roots"], dtype=np.intp), "value": np.ascontiguousarray(a["value"], dtype=np.float64),
+                "columns": np.ascontiguousarray(a["hashed_columns"], dtype=np.intp),
+                "reads": np.asarray(int(feature.max()) + 1 if nodes else 0)}  # fmt: skip
 
 
-def _densify(hashed: sp.csr_matrix, columns: np.ndarray, out: np.ndarray) -> None:
-    """Add ``hashed[:, columns]`` into ``out``: what ``.toarray()`` of the column selection gives, without scipy's indexing."""
-    position = np.full(hashed.shape[1], -1, dtype=np.intp)
-    position[columns] = np.arange(len(columns))
-    rows = np.repeat(np.arange(hashed.shape[0]), np.diff(hashed.indptr))
-    at = position[hashed.indices]
-    kept = at >= 0
-    block = np.zeros(out.shape, dtype=hashed.dtype)
-    if hashed.has_canonical_format:
-        block[rows[kept], at[kept]] = hashed.data[kept]  # no duplicate entries to sum
+def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.ndarray, hashed: sp.csr_matrix | None) -> np.ndarray:
+    """P(positive) of each row from the trees, walked in C (forest.classifier._trees).
+
+    A row is its dense columns, then the model's hashed columns picked from ``hashed`` (zeros
+    without it).  float32 features (hashed ones are 0/1) walk the trees in float32: exact, with
+    each threshold rounded down to a float32, and what a float32 matrix would be compared in.
+    """
+    single = dense.dtype == np.float32 and (hashed is None or hashed.dtype == np.float32)
+    kind = np.float32 if single else np.float64
+    rows = np.ascontiguousarray(dense, dtype=kind)
+    n, width = rows.shape
+    columns = a["columns"]
+    if hashed is None:
+        columns = columns[:0]
+        data, indices, indptr = np.zeros(0, dtype=kind), np.zeros(0, dtype=np.intp), np.zeros(n + 1, dtype=np.intp)
+        position = np.zeros(0, dtype=np.intp)
     else:
-        np.add.at(block, (rows[kept], at[kept]), hashed.data[kept])
-    out += block
-
-
-def _trees(a: dict[str, np.ndarray], settings: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    feature, children = a["feature"], a["children"]
-    threshold = a["threshold32"] if x.dtype == np.float32 else a["threshold"]
-    n, width = x.shape
-    flat = np.ascontiguousarray(x).ravel()
-    offset = (np.arange(n, dtype=np.intp) * width)[:, None]
-    shape = (n, len(a["roots"]))
-    node = np.empty(shape, dtype=np.intp)
-    node[:] = a["roots"]
-    # Buffers reused at every step; indices are valid by construction, so take() need not check
-    # them ("clip"), which also lets it write straight into ``out``.
-    index, step = np.empty(shape, dtype=np.intp), np.empty(shape, dtype=np.intp)
-    value, limit, go_left = np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=x.dtype), np.empty(shape, dtype=bool)
-    # Leaves point to themselves, so every tree can take max_depth steps in lockstep.
-    for _ in range(int(settings["max_depth"])):
-        np.take(feature, node, out=index, mode="clip")
-        index += offset
-        np.take(flat, index, out=value, mode="clip")
-        np.take(threshold, node, out=limit, mode="clip")
-        np.less_equal(value, limit, out=go_left)
-        node <<= 1
-        node += go_left
-        np.take(children, node, out=step, mode="clip")
-        node, step = step, node
-    values = a["value"][node]
+        if hashed.shape[0] != n:
+            raise ValueError(f"{n} dense rows but {hashed.shape[0]} hashed ones")
+        # Other dtypes than float32 are read as float64 (exact for integer counts).
+        data = np.ascontiguousarray(hashed.data, dtype=np.float32 if hashed.dtype == np.float32 else np.float64)
+        indices = np.ascontiguousarray(hashed.indices, dtype=np.intp)
+        indptr = np.ascontiguousarray(hashed.indptr, dtype=np.intp)
+        # leaf_sums trusts these too (scipy checks neither on construction).
+        if len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= hashed.shape[1]):
+            raise ValueError("hashed column index out of range")
+        if len(indptr) != n + 1 or indptr[0] != 0 or indptr[-1] > len(indices) or (np.diff(indptr) < 0).any():
+            raise ValueError("hashed rows are not a CSR matrix's")
+        # The hashed column of each CSR column (-1: not one the model reads).
+        position = np.full(hashed.shape[1], -1, dtype=np.intp)
+        position[columns] = np.arange(len(columns))
+    if int(a["reads"]) > width + len(columns):
+        raise ValueError(f"the trees read column {int(a['reads']) - 1}, but rows have {width + len(columns)} columns")
+    threshold = a["threshold32"] if single else a["threshold"]
+    sums = leaf_sums(rows, data, indices, indptr, position, len(columns), a["feature"], threshold, a["children"],
+                     a["value"], a["roots"], int(settings["max_depth"]))  # fmt: skip
     if settings["aggregate"] == "mean":
-        return np.asarray(values.mean(axis=1))
-    return np.asarray(_sigmoid(values.sum(axis=1) + float(settings["baseline"])))
+        mean: np.ndarray = sums / len(a["roots"])
+        return mean
+    return _sigmoid(sums + float(settings["baseline"]))
 
 
 def compile_linear(model: LogisticRegression, mean: np.ndarray, scale: np.ndarray) -> Compact:

@@ -1,0 +1,131 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The tree ensemble's evaluation in C: every row down every tree of a compact model, in one loop.
+
+forest.classifier.compact stores a fitted ensemble as flat node arrays; this walks them row by row
+without the GIL, reading the row's dense columns and its hashed (CSR) columns where the model
+splits on them, and sums each row's leaves as numpy's ``values.sum(axis=1)`` does (pairwise, in
+numpy's order), so the probabilities keep numpy's bits.  The reference is
+``tests/unit/test_native_trees.py``'s ``reference_proba`` (the trees walked in lockstep with numpy
+over a densified matrix), which it must equal bit for bit.
+
+It reads no lxml struct: unlike the page pass, it does not depend on the lxml it was built with.
+"""
+
+from libc.stdlib cimport calloc, malloc, free
+from libc.stdint cimport int32_t
+
+import numpy as np
+
+ctypedef fused row_t:
+    float
+    double
+
+ctypedef fused hashed_t:
+    float
+    double
+
+# numpy's PW_BLOCKSIZE: runs up to this long are summed by 8 accumulators, longer ones halved.
+cdef enum:
+    BLOCKSIZE = 128
+
+
+cdef double _pairwise(const double* a, Py_ssize_t n) noexcept nogil:
+    # numpy's DOUBLE_pairwise_sum (numpy/_core/src/umath/loops_utils.h.src), step for step:
+    # the bits of ndarray.sum over a contiguous axis.
+    cdef Py_ssize_t i, half
+    cdef double res
+    cdef double r0, r1, r2, r3, r4, r5, r6, r7
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= BLOCKSIZE:
+        r0 = a[0]; r1 = a[1]; r2 = a[2]; r3 = a[3]
+        r4 = a[4]; r5 = a[5]; r6 = a[6]; r7 = a[7]
+        i = 8
+        while i < n - (n % 8):
+            r0 += a[i]; r1 += a[i + 1]; r2 += a[i + 2]; r3 += a[i + 3]
+            r4 += a[i + 4]; r5 += a[i + 5]; r6 += a[i + 6]; r7 += a[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    half = n // 2
+    half -= half % 8
+    return _pairwise(a, half) + _pairwise(a + half, n - half)
+
+
+def leaf_sums(
+    const row_t[:, ::1] dense,
+    const hashed_t[::1] data,
+    const Py_ssize_t[::1] indices,
+    const Py_ssize_t[::1] indptr,
+    const Py_ssize_t[::1] position,
+    Py_ssize_t n_hashed,
+    const int32_t[::1] feature,
+    const row_t[::1] threshold,
+    const int32_t[::1] children,
+    const double[::1] value,
+    const Py_ssize_t[::1] roots,
+    int max_depth,
+):
+    """Per row, the sum of its leaves' values over the trees (``0.0 +`` numpy's pairwise sum).
+
+    A row's columns are ``dense[row]`` then ``n_hashed`` hashed columns: CSR entry k of the row
+    (``data[k]`` at column ``indices[k]``) adds into hashed column ``position[indices[k]]`` (none
+    when -1), summed in ``hashed_t`` as ``np.add.at`` sums duplicates.  Node i splits on column
+    ``feature[i]`` (left when the value is at most ``threshold[i]``); ``children[2i]`` is its right
+    child, ``children[2i + 1]`` its left; a leaf is its own child, so every tree takes
+    ``max_depth`` steps, as the lockstep walk in numpy did.  The caller checks every index.
+    """
+    cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
+    cdef Py_ssize_t row, t, k, node, column
+    cdef int d
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] sums = out
+    if n == 0:
+        return out
+    cdef double* leaves = <double*>malloc(max(n_trees, 1) * sizeof(double))
+    cdef Py_ssize_t* nodes = <Py_ssize_t*>malloc(max(n_trees, 1) * sizeof(Py_ssize_t))
+    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_hashed, 1), sizeof(hashed_t))
+    # The row as the trees read it: its dense columns, then its hashed ones.
+    cdef row_t* x = <row_t*>malloc(max(width + n_hashed, 1) * sizeof(row_t))
+    if leaves is NULL or nodes is NULL or hashed is NULL or x is NULL:
+        free(leaves)
+        free(nodes)
+        free(hashed)
+        free(x)
+        raise MemoryError()
+    try:
+        with nogil:
+            for row in range(n):
+                for k in range(width):
+                    x[k] = dense[row, k]
+                for k in range(indptr[row], indptr[row + 1]):
+                    column = position[indices[k]]
+                    if column >= 0:
+                        hashed[column] += data[k]
+                # The densified matrix held 0 + the sum: the same comparisons.
+                for k in range(n_hashed):
+                    x[width + k] = <row_t>hashed[k]
+                    hashed[k] = 0
+                for t in range(n_trees):
+                    nodes[t] = roots[t]
+                # Every tree one step at a time, as the lockstep walk does (a leaf is its own
+                # child): the trees' steps are independent, so the CPU overlaps their reads.
+                for d in range(max_depth):
+                    for t in range(n_trees):
+                        node = nodes[t]
+                        nodes[t] = children[2 * node + (x[feature[node]] <= threshold[node])]
+                for t in range(n_trees):
+                    leaves[t] = value[nodes[t]]
+                sums[row] = 0.0 + _pairwise(leaves, n_trees)
+    finally:
+        free(leaves)
+        free(nodes)
+        free(hashed)
+        free(x)
+    return out
