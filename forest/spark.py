@@ -38,7 +38,7 @@ from forest.batch.warc import warc_items
 from forest.config import Settings
 from forest.errors import ForestError
 from forest.page import ParsedPage
-from forest.site import site_or_none
+from forest.service.pages import page_site
 from forest.wrapper import Wrapper
 
 __all__ = ["main", "pages_of_warc", "run", "site_records"]
@@ -59,7 +59,9 @@ def pages_of_warc(path: str, data: bytes, skipped: Any = None) -> Iterator[tuple
                 skipped.add(1)
             continue
         offset = int(item.source.rsplit("#", 1)[1]) if "#" in item.source else 0
-        yield (site_or_none(item.url) or "", path, offset), item
+        # The site the batch reads a WARC record as (no store: its URL's registered domain).
+        site = page_site(ParsedPage(item.data or b"", url=item.url), store=None, canonical=False).site
+        yield (site or "", path, offset), item
 
 
 def site_records(pages: Iterable[tuple[Key, Item]], learn: int | None, settings: Settings,
