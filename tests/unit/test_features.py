@@ -124,22 +124,6 @@ def test_row_tokens_equal_hash_tokens_of_each_rows_tokens() -> None:
     assert (fast.indptr == slow.indptr).all() and (fast.indices == slow.indices).all() and (fast.data == slow.data).all()
 
 
-@pytest.mark.parametrize(
-    "texts",
-    [
-        ["Hello world. It is 2024!", "Menu", "a.b. ..x ok?! «Quoted»"],
-        ["İstanbul İİ ünïcode ΣΑΣ ǅ x_y", "٣٤ digits ١٢٣ and 42", "end:"],
-        ["one"],
-    ],
-    ids=["english", "unicode", "single"],
-)
-def test_block_stats_equal_text_stats(texts: list[str]) -> None:
-    # The page-at-once counts must be the per-text regex counts exactly (features are not approximate).
-    from forest.classifier.text import _block_stats, _text_stats
-
-    assert (_block_stats(texts) == _text_stats(texts)).all()
-
-
 def test_columns_cover_the_names_once() -> None:
     ranges = group_columns()
     assert list(ranges) == [g for g in GROUPS if g != "tokens"]

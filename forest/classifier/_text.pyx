@@ -1,0 +1,221 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The text counts of forest.classifier.text in C: one scan of each text's characters.
+
+Per text it counts what the regular expressions of the features' definition find, with the
+predicates Python's ``re`` uses on str patterns (``\\w``: ``Py_UNICODE_ISALNUM`` or ``_``; ``\\s``:
+``Py_UNICODE_ISSPACE``; ``\\d``: ``Py_UNICODE_ISDECIMAL``) and those of ``str.split``,
+``str.isupper`` and ``str.rstrip``, so the counts are the regex counts exactly.  Stopwords are
+looked up by their characters in a hash table (:class:`Stopwords`), without a str per token.  The
+reference is ``tests/unit/test_native_text.py``'s ``reference_text_stats`` (the regular
+expressions in Python), which it must equal on every text.
+
+It reads no lxml struct: unlike the page pass, it does not depend on the lxml it was built with.
+"""
+
+from cpython.unicode cimport (
+    PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ,
+    Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER,
+)
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, free
+
+import numpy as np
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+
+# The columns of text_stats, in order.
+COLUMNS = ("chars", "words", "sentences", "punctuation", "stopwords", "tokens", "digits", "capitals", "ends")
+
+# A character's classes, one bit each.
+cdef enum:
+    WORD = 1
+    SPACE = 2
+    DECIMAL = 4
+    UPPER = 8
+
+cdef uint8_t ASCII[128]
+
+
+cdef inline uint8_t _classes(Py_UCS4 c) noexcept:
+    if c < 128:
+        return ASCII[c]
+    return ((WORD if Py_UNICODE_ISALNUM(c) else 0) | (SPACE if Py_UNICODE_ISSPACE(c) else 0)
+            | (DECIMAL if Py_UNICODE_ISDECIMAL(c) else 0) | (UPPER if Py_UNICODE_ISUPPER(c) else 0))
+
+
+def _init_ascii() -> None:
+    cdef Py_UCS4 c
+    for c in range(128):
+        ASCII[c] = ((WORD if Py_UNICODE_ISALNUM(c) or c == u"_" else 0) | (SPACE if Py_UNICODE_ISSPACE(c) else 0)
+                    | (DECIMAL if Py_UNICODE_ISDECIMAL(c) else 0) | (UPPER if Py_UNICODE_ISUPPER(c) else 0))
+
+
+_init_ascii()
+
+
+cdef inline bint _is_mark(Py_UCS4 c) noexcept:
+    return c == u"." or c == u"!" or c == u"?"
+
+
+cdef inline uint64_t _mix(uint64_t h, Py_UCS4 c) noexcept:
+    # FNV-1a over code points.
+    return (h ^ <uint64_t>c) * 1099511628211ULL
+
+
+cdef class Stopwords:
+    """A set of words that a stretch of a str's characters is looked up in, without making a str of it."""
+
+    cdef Py_UCS4* chars  # every word's characters, one word after another
+    cdef Py_ssize_t* start  # per slot of the open-addressing table: the word's first character, -1 when empty
+    cdef Py_ssize_t* length
+    cdef Py_ssize_t mask
+    cdef readonly Py_ssize_t longest
+    cdef readonly frozenset words
+
+    def __cinit__(self, words):
+        self.words = frozenset(words)
+        cdef Py_ssize_t total = 0, slots = 8, at = 0, i, slot
+        cdef uint64_t h
+        cdef Py_UCS4 c
+        cdef str word
+        for word in self.words:
+            total += PyUnicode_GET_LENGTH(word)
+            self.longest = max(self.longest, PyUnicode_GET_LENGTH(word))
+        while slots < 4 * len(self.words):
+            slots *= 2
+        self.mask = slots - 1
+        self.chars = <Py_UCS4*>malloc(max(total, 1) * sizeof(Py_UCS4))
+        self.start = <Py_ssize_t*>malloc(slots * sizeof(Py_ssize_t))
+        self.length = <Py_ssize_t*>malloc(slots * sizeof(Py_ssize_t))
+        if self.chars is NULL or self.start is NULL or self.length is NULL:
+            raise MemoryError()
+        for slot in range(slots):
+            self.start[slot] = -1
+        for word in self.words:
+            h = 14695981039346656037ULL
+            for i in range(PyUnicode_GET_LENGTH(word)):
+                c = PyUnicode_READ(PyUnicode_KIND(word), PyUnicode_DATA(word), i)
+                self.chars[at + i] = c
+                h = _mix(h, c)
+            slot = h & self.mask
+            while self.start[slot] >= 0:
+                slot = (slot + 1) & self.mask
+            self.start[slot] = at
+            self.length[slot] = PyUnicode_GET_LENGTH(word)
+            at += PyUnicode_GET_LENGTH(word)
+
+    def __dealloc__(self):
+        free(self.chars)
+        free(self.start)
+        free(self.length)
+
+    def __contains__(self, str word) -> bool:
+        return self._has(PyUnicode_KIND(word), PyUnicode_DATA(word), 0, PyUnicode_GET_LENGTH(word), False)
+
+    cdef bint _has(self, int kind, const void* data, Py_ssize_t begin, Py_ssize_t end, bint fold) noexcept:
+        # Whether characters [begin, end) of a str's data are a word; ``fold``: read A-Z as a-z.
+        cdef uint64_t h = 14695981039346656037ULL
+        cdef Py_ssize_t i, slot, n = end - begin
+        cdef Py_UCS4 c
+        if n > self.longest:
+            return False
+        for i in range(begin, end):
+            c = PyUnicode_READ(kind, data, i)
+            if fold and u"A" <= c <= u"Z":
+                c = <Py_UCS4>(<uint32_t>c + 32)
+            h = _mix(h, c)
+        slot = h & self.mask
+        while self.start[slot] >= 0:
+            if self.length[slot] == n:
+                for i in range(n):
+                    c = PyUnicode_READ(kind, data, begin + i)
+                    if fold and u"A" <= c <= u"Z":
+                        c = <Py_UCS4>(<uint32_t>c + 32)
+                    if self.chars[self.start[slot] + i] != c:
+                        break
+                else:
+                    return True
+            slot = (slot + 1) & self.mask
+        return False
+
+
+cdef void _tokens(str text, Stopwords stopwords, bint fold, double* tokens, double* stops) noexcept:
+    # The \w+ runs of ``text`` (read as lower case A-Z when ``fold``), and those that are stopwords.
+    cdef Py_ssize_t j, length = PyUnicode_GET_LENGTH(text), begin = -1
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    for j in range(length + 1):
+        if j < length and _classes(PyUnicode_READ(kind, data, j)) & WORD:
+            if begin < 0:
+                begin = j
+        elif begin >= 0:
+            tokens[0] += 1
+            stops[0] += stopwords._has(kind, data, begin, j, fold)
+            begin = -1
+
+
+def text_stats(list texts, Stopwords stopwords, str endings):
+    """Raw counts per text (float64, one row each, the COLUMNS):
+
+    ``len(text)``; ``len(text.split())``; the matches of ``[.!?]+(?=\\s|$)``, of ``[^\\w\\s]`` and
+    of ``\\d``; of the ``\\w+`` tokens of ``text.lower()``, those among ``stopwords`` and all of
+    them; the words whose first character is upper case; and whether ``text.rstrip()`` ends with
+    one of the characters of ``endings``.
+    """
+    cdef Py_ssize_t n = len(texts), i, j, length, last
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 c
+    cdef uint8_t classes
+    cdef bint in_word
+    cdef double words, sentences, punctuation, stops, tokens, digits, capitals
+    cdef str text
+    out = np.zeros((n, 9))
+    cdef double[:, ::1] stats = out
+    for i in range(n):
+        text = texts[i]
+        length = PyUnicode_GET_LENGTH(text)
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        words = sentences = punctuation = digits = capitals = 0
+        in_word = False
+        last = -1  # the last character that is not whitespace
+        for j in range(length):
+            c = PyUnicode_READ(kind, data, j)
+            classes = _classes(c)
+            if not classes & SPACE:
+                last = j
+                if not in_word:
+                    words += 1
+                    capitals += (classes & UPPER) != 0
+                if not classes & WORD:
+                    punctuation += 1
+                    # The end of a run of marks, followed by whitespace or the end.
+                    if _is_mark(c) and (j + 1 == length or _classes(PyUnicode_READ(kind, data, j + 1)) & SPACE):
+                        sentences += 1
+                digits += (classes & DECIMAL) != 0
+            in_word = not classes & SPACE
+        stats[i, 0] = length
+        stats[i, 1] = words
+        stats[i, 2] = sentences
+        stats[i, 3] = punctuation
+        stats[i, 6] = digits
+        stats[i, 7] = capitals
+        if last >= 0:
+            c = PyUnicode_READ(kind, data, last)
+            for j in range(PyUnicode_GET_LENGTH(endings)):
+                if PyUnicode_READ(PyUnicode_KIND(endings), PyUnicode_DATA(endings), j) == c:
+                    stats[i, 8] = 1
+                    break
+        # Tokens are read from the lower-cased text: lower() may change a character's class and
+        # the text's length (U+0130 becomes "i" and a combining dot).  An ASCII text's lower case
+        # only maps A-Z to a-z, which keeps every class: it is read folded, in place.
+        tokens = stops = 0
+        if PyUnicode_IS_ASCII(text):
+            _tokens(text, stopwords, True, &tokens, &stops)
+        else:
+            _tokens(text.lower(), stopwords, False, &tokens, &stops)
+        stats[i, 4] = stops
+        stats[i, 5] = tokens
+    return out

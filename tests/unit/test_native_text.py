@@ -1,0 +1,247 @@
+"""The text counts in C (forest.classifier._text) against their reference, the regular expressions in Python.
+
+``reference_text_stats`` below is the definition of the counts (Python's ``re`` and ``str``
+methods, text by text), and ``reference_block_stats`` how forest counted a page's blocks at once
+with numpy before the counts were native.  The native counts must equal them on generated texts
+(hypothesis: any Unicode, whitespace of every kind, case changes that change a text's length),
+and the text features of blocks and tags, built on them, must keep their bits on a fixed sample of
+every shared dataset's pages (``-m bench``: all of them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import operator
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forest.classifier import text
+from forest.classifier._text import COLUMNS
+from keywords.stopwords import ALL_STOPWORDS
+
+# --- The reference: the regular expressions in Python, and the numpy counts of a page's blocks ---
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_DIGIT = re.compile(r"\d")
+_ENDINGS = tuple(".!?:\"'”’»)")
+
+
+def reference_text_stats(texts: Sequence[str]) -> np.ndarray:
+    """Raw counts per text: chars, words, sentences, punctuation, stopwords, tokens, digits, capitals, ends."""
+    stats = np.zeros((len(texts), 9))
+    is_stopword = ALL_STOPWORDS.__contains__
+    for i, t in enumerate(texts):
+        words = t.split()
+        toks = _WORD.findall(t.lower())
+        stats[i] = (
+            len(t),
+            len(words),
+            len(_SENTENCE_END.findall(t)),
+            len(_PUNCTUATION.findall(t)),
+            sum(map(is_stopword, toks)),
+            len(toks),
+            len(_DIGIT.findall(t)),
+            sum(w[:1].isupper() for w in words),
+            t.rstrip().endswith(_ENDINGS),
+        )
+    return stats
+
+
+def reference_block_stats(texts: Sequence[str]) -> np.ndarray:
+    """reference_text_stats of whitespace-normalized texts, counted for the whole page at once from
+    per-character classes with numpy (the regex counts for other texts)."""
+    n = len(texts)
+    joined = "\n".join(texts)
+    if n == 0 or joined.count("\n") != n - 1 or not all(texts):
+        return reference_text_stats(texts)
+    stats = np.zeros((n, 9))
+    code = _code_points(joined)
+    word, space, digit, upper = _classes(code)
+    block = np.cumsum(code == 10)
+    stats[:, 0] = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    stats[:, 1] = np.fromiter(map(operator.methodcaller("count", " "), texts), dtype=np.int64, count=n) + 1
+    mark = (code == 46) | (code == 33) | (code == 63)
+    followed = np.append(space[1:], True)
+    ends = mark & ~np.append(mark[1:], False) & followed
+    stats[:, 2] = np.bincount(block[ends], minlength=n)
+    stats[:, 3] = np.bincount(block[~word & ~space], minlength=n)
+    lower = joined.lower()
+    lower_code = _code_points(lower)
+    lower_word = _classes(lower_code)[0]
+    starts = lower_word & ~np.concatenate(([False], lower_word[:-1]))
+    tokens = np.bincount(np.cumsum(lower_code == 10)[starts], minlength=n)
+    stopword = np.fromiter(map(ALL_STOPWORDS.__contains__, _WORD.findall(lower)), dtype=bool, count=int(tokens.sum()))
+    stats[:, 4] = np.bincount(np.repeat(np.arange(n), tokens), weights=stopword, minlength=n)
+    stats[:, 5] = tokens
+    stats[:, 6] = np.bincount(block[digit], minlength=n)
+    first = ~space & np.concatenate(([True], space[:-1]))
+    stats[:, 7] = np.bincount(block[first & upper], minlength=n)
+    stats[:, 8] = np.fromiter(map(operator.methodcaller("endswith", _ENDINGS), map(str.rstrip, texts)), dtype=bool, count=n)
+    return stats
+
+
+def _code_points(t: str) -> np.ndarray:
+    return np.frombuffer(t.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _classes(code: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    bits = _char_classes([chr(c) for c in range(128)])[np.minimum(code, 127)]
+    other = np.flatnonzero(code > 127)
+    if len(other):
+        distinct = np.unique(code[other])
+        bits[other] = _char_classes([chr(c) for c in distinct.tolist()])[np.searchsorted(distinct, code[other])]
+    return (bits & 1) > 0, (bits & 2) > 0, (bits & 4) > 0, (bits & 8) > 0
+
+
+def _char_classes(chars: Sequence[str]) -> np.ndarray:
+    bits = [(c.isalnum() or c == "_") | c.isspace() << 1 | c.isdecimal() << 2 | c.isupper() << 3 for c in chars]
+    return np.array(bits, dtype=np.uint8)
+
+
+def assert_bits(native: np.ndarray, reference: np.ndarray) -> None:
+    assert native.dtype == reference.dtype == np.float64
+    assert native.shape == reference.shape
+    assert native.tobytes() == reference.tobytes()
+
+
+# --- Texts ---------------------------------------------------------------------------------
+
+# Stopwords in several cases, marks in runs, every kind of whitespace (Python's beyond ASCII too),
+# the endings, digits of other scripts, and characters whose lower case is longer (U+0130) or
+# changes class.
+PIECES = [
+    "The", "the", "AND", "und", "of", "word", "x", "é", "中文", "İ", "İstanbul", "ǅ", "ΣΑΣ", "x_y", "_", "٣٤", "42", "½",
+    ".", "!", "?", "...", "?!", "a.b", ":", '"', "'", "”", "’", "»", ")", "«", "-", "—", "&",
+    " ", "  ", "\n", "\t", "\r", "\xa0", "\u3000", "\x1c", "\x1f", "\u2028", "\x85", "\u200b",
+]  # fmt: skip
+texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(texts, max_size=8))
+def test_generated_texts_count_as_the_regular_expressions(values: list[str]) -> None:
+    assert_bits(text._text_stats(values), reference_text_stats(values))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(texts.map(lambda t: " ".join(t.split())).filter(bool), max_size=8))
+def test_normalized_blocks_count_as_the_numpy_counts_of_a_page(values: list[str]) -> None:
+    assert_bits(text._text_stats(values), reference_block_stats(values))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["Hello world. It is 2024!", "Menu", "a.b. ..x ok?! «Quoted»"],
+        ["İstanbul İİ ünïcode ΣΑΣ ǅ x_y", "٣٤ digits ١٢٣ and 42", "end:"],
+        ["one"],
+        [],
+        ["", "   ", "\n the end .\n", "«»"],
+    ],
+    ids=["english", "unicode", "single", "none", "blank"],
+)
+def test_examples_count_as_the_regular_expressions(values: list[str]) -> None:
+    assert_bits(text._text_stats(values), reference_text_stats(values))
+    assert len(COLUMNS) == 9
+
+
+def test_the_counts_by_hand() -> None:
+    stats = text._text_stats(["The cat sat... Then it left! ok", "İ x"])
+    # chars, words, sentences, punctuation, stopwords (the, then, it), tokens, digits, capitals, ends
+    assert stats[0].tolist() == [31, 7, 2, 4, 3, 7, 0, 2, 0]
+    # "İ".lower() is "i" and a combining dot: one token, "i", a stopword; upper case, no ending.
+    assert stats[1].tolist() == [3, 2, 0, 0, 1, 2, 0, 1, 0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.text(max_size=6)), st.lists(st.text(max_size=6), max_size=20))
+def test_stopwords_hold_exactly_their_words(words: set[str], probes: list[str]) -> None:
+    from forest.classifier._text import Stopwords
+
+    table = Stopwords(words)
+    assert table.longest == max(map(len, words), default=0)
+    assert all(w in table for w in words)
+    assert [p in table for p in probes] == [p in words for p in probes]
+
+
+# --- The features of the shared datasets' pages ------------------------------------------------
+
+SAMPLE, STEP = 8, 10
+
+
+def _pages(every: bool) -> list[str]:
+    from eval.datasets import available, load, resolve
+
+    out: list[str] = []
+    for name in available():
+        if every:
+            out.extend(s.html for s in load(name))
+            continue
+        with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
+            out.extend(str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP))
+    return out
+
+
+def _check_pages(pages: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    """The text features of every page's blocks and tags, native against the reference counts."""
+    from forest.classifier.blocks import walk
+    from forest.errors import ParseError
+    from forest.html import parse_html
+
+    checked = 0
+    for html in pages:
+        try:
+            body = parse_html(html).find("body")
+        except ParseError:
+            continue
+        if body is None:
+            continue
+        tree = walk(body, keep_pieces=True)
+        chars = tree.subtree_sums(tree.own_chars)
+        rows = np.flatnonzero(chars > 0)
+        native = text.block_text_features(tree), text.tag_text_features(tree, rows, chars)
+        with monkeypatch.context() as patch:
+            patch.setattr(text, "_text_stats", _reference_counts([b.text for b in tree.blocks]))
+            reference = text.block_text_features(tree), text.tag_text_features(tree, rows, chars)
+        assert_bits(native[0], reference[0])
+        assert_bits(native[1], reference[1])
+        checked += 1
+    return checked
+
+
+def _reference_counts(blocks: list[str]) -> Callable[[list[str]], np.ndarray]:
+    # Before, a page's blocks were counted by the numpy pass, the text runs of tags by the regular expressions.
+    def counts(values: list[str]) -> np.ndarray:
+        return reference_block_stats(values) if values == blocks else reference_text_stats(values)
+
+    return counts
+
+
+def _skip_without_datasets() -> None:
+    from eval.datasets import available
+
+    if not available():
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_has_the_references_text_features(monkeypatch: pytest.MonkeyPatch) -> None:
+    _skip_without_datasets()
+    assert _check_pages(_pages(every=False), monkeypatch) > 0
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_every_dataset_page_has_the_references_text_features(monkeypatch: pytest.MonkeyPatch) -> None:
+    _skip_without_datasets()
+    assert _check_pages(_pages(every=True), monkeypatch) > 0
+
