@@ -32,6 +32,9 @@ _OG_URL = re.compile(r"og:url", re.IGNORECASE)
 # A <title> left open swallows the rest of the page (forest.html._mended reads such a page
 # without it): its head read alone would hide the links the whole page's reading finds.
 _UNCLOSED_TITLE = re.compile(r"<title[^>]*>(?![^<]*</title[\s/>])", re.IGNORECASE)
+# A "<body" inside a script, a style or a comment is no body tag: the head cut there ends inside
+# text the parser reads as raw, and its reading would differ from the whole page's.
+_RAW_OPEN = re.compile(r"<(script|style|textarea|xmp|iframe|noembed|noframes|noscript|template)\b|<!--", re.IGNORECASE)
 
 
 class ParsedPage:
@@ -118,7 +121,7 @@ class ParsedPage:
             raise ParseError("empty page", source=self.source)
         body = BODY_TAG.search(text)
         head = without_xml_declaration(text[: body.start()]) if body is not None else ""
-        if body is None or not head.strip() or _UNCLOSED_TITLE.search(head):
+        if body is None or not head.strip() or _UNCLOSED_TITLE.search(head) or _inside_raw_text(head):
             return canonical_url(self.tree())
         # The head's markup bounded as parse_html bounds a page's (the body's is the extraction's to check).
         check_markup(head, source=self.source)
@@ -141,6 +144,20 @@ class ParsedPage:
         if _OG_URL.search(rest):
             return canonical_url(self.tree())
         return first_meta(meta_tags(root), "og:url") or None
+
+
+def _inside_raw_text(head: str) -> bool:
+    """Whether ``head`` (a source up to a ``<body`` match) ends inside a script, a style or a
+    comment: one of them opens, read from the start, and is not closed before its end."""
+    lowered = head.lower()
+    at = 0
+    while (opening := _RAW_OPEN.search(head, at)) is not None:
+        name = opening.group(1)
+        end = lowered.find("-->" if name is None else f"</{name.lower()}", opening.end())
+        if end < 0:
+            return True
+        at = end + 1
+    return False
 
 
 def _parse_head(head: str) -> lxml_html.HtmlElement | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from forest.batch import Inputs, Options, Summary, run_batch
@@ -127,6 +127,9 @@ _PIECES = [
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=5), st.lists(st.sampled_from(_PIECES), max_size=5), st.booleans())
+# A "<body>" in a script is no body tag: the head read alone ended there and lost the og:url after it.
+@example(head=['<meta name="description" content="x">', "<script>var s = '<body>';</script>",
+               '<meta property="og:url" content="http://c.test/3">'], body=[], as_bytes=False)
 def test_the_canonical_link_read_from_the_head_is_the_whole_trees(head: list[str], body: list[str], as_bytes: bool) -> None:
     text = f"<html><head>{''.join(head)}</head><body>{''.join(body)}<p>the article</p></body></html>"
     page = ParsedPage(text.encode() if as_bytes else text)
