@@ -10,9 +10,6 @@ every shared dataset's pages (``-m bench``: all of them).
 
 from __future__ import annotations
 
-import gzip
-import itertools
-import json
 import operator
 import re
 from collections.abc import Callable, Sequence
@@ -22,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dataset_pages import dataset_pages
 from forest.classifier import text
 from forest.classifier._text import COLUMNS
 from keywords.stopwords import ALL_STOPWORDS
@@ -175,20 +173,8 @@ def test_stopwords_hold_exactly_their_words(words: set[str], probes: list[str]) 
 
 # --- The features of the shared datasets' pages ------------------------------------------------
 
-SAMPLE, STEP = 8, 10
-
-
 def _pages(every: bool) -> list[str]:
-    from eval.datasets import available, load, resolve
-
-    out: list[str] = []
-    for name in available():
-        if every:
-            out.extend(s.html for s in load(name))
-            continue
-        with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
-            out.extend(str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP))
-    return out
+    return [html for pages in dataset_pages(every).values() for html in pages]
 
 
 def _check_pages(pages: list[str], monkeypatch: pytest.MonkeyPatch) -> int:

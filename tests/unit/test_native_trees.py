@@ -10,9 +10,6 @@ on a fixed sample of every shared dataset's pages (``-m bench``: all of them).
 
 from __future__ import annotations
 
-import gzip
-import itertools
-import json
 from typing import Any
 
 import numpy as np
@@ -21,6 +18,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dataset_pages import dataset_pages
 from forest.classifier.compact import Compact
 
 # --- The reference: the trees walked in lockstep with numpy ----------------------------------
@@ -198,20 +196,8 @@ def test_malformed_inputs_are_refused_not_read_out_of_bounds() -> None:
 
 # --- The shipped model on the shared datasets' pages ------------------------------------------
 
-SAMPLE, STEP = 8, 10
-
-
 def _pages(every: bool) -> list[str]:
-    from eval.datasets import available, load, resolve
-
-    out: list[str] = []
-    for name in available():
-        if every:
-            out.extend(s.html for s in load(name))
-            continue
-        with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
-            out.extend(str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP))
-    return out
+    return [html for pages in dataset_pages(every).values() for html in pages]
 
 
 def _check_shipped_model(pages: list[str]) -> int:

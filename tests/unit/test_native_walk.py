@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
+from dataset_pages import dataset_pages
 from forest.classifier.blocks import MARKING, PageTree, walk
 from patterns.text import BLOCK_TAGS, Block
 
@@ -368,9 +369,7 @@ def test_a_build_without_a_c_compiler_says_what_to_install(tmp_path: Path) -> No
 
 # --- The shared datasets' pages ----------------------------------------------------------------
 
-# The default run's sample: every STEP-th of each dataset's first SAMPLE * STEP pages, read without
-# decompressing the whole file (a few seconds in all).
-SAMPLE, STEP = 12, 10
+# The default run reads a fixed sample of each dataset (tests/unit/dataset_pages.py), -m bench every page.
 
 
 @dataclass(frozen=True)
@@ -380,20 +379,7 @@ class _Pages:
 
 
 def _dataset_pages(every: bool) -> list[_Pages]:
-    import gzip
-    import json
-
-    from eval.datasets import available, load, resolve
-
-    out = []
-    for name in available():
-        if every:
-            out.append(_Pages(name, tuple(s.html for s in load(name))))
-            continue
-        with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
-            picked = itertools.islice(lines, 0, SAMPLE * STEP, STEP)
-            out.append(_Pages(name, tuple(str(json.loads(line)["html"]) for line in picked)))
-    return out
+    return [_Pages(name, tuple(pages)) for name, pages in dataset_pages(every, sample=12).items()]
 
 
 def _check_pages(pages: _Pages) -> int:

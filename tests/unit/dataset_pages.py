@@ -1,0 +1,24 @@
+"""Pages of the shared datasets for the native passes' equality tests: every page, or a fixed sample of each dataset."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+
+# The sample: every STEP-th of a dataset's first SAMPLE * STEP records, read without loading the file.
+SAMPLE, STEP = 8, 10
+
+
+def dataset_pages(every: bool, *, sample: int = SAMPLE) -> dict[str, list[str]]:
+    """Each available dataset's pages' HTML: all of them, or every STEP-th of its first ``sample`` * STEP."""
+    from eval.datasets import available, load, resolve
+
+    out: dict[str, list[str]] = {}
+    for name in available():
+        if every:
+            out[name] = [s.html for s in load(name)]
+            continue
+        with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
+            out[name] = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, sample * STEP, STEP)]
+    return out
