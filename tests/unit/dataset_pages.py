@@ -5,6 +5,9 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+from collections.abc import Iterable, Iterator
+
+from lxml import etree
 
 # The sample: every STEP-th of a dataset's first SAMPLE * STEP records, read without loading the file.
 SAMPLE, STEP = 8, 10
@@ -22,3 +25,17 @@ def dataset_pages(every: bool, *, sample: int = SAMPLE) -> dict[str, list[str]]:
         with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
             out[name] = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, sample * STEP, STEP)]
     return out
+
+
+def bodies(pages: Iterable[str]) -> Iterator[etree._Element]:
+    """The ``<body>`` of each page that parses as forest parses pages (the others are left out)."""
+    from forest.errors import ParseError
+    from forest.html import parse_html
+
+    for html in pages:
+        try:
+            body = parse_html(html).find("body")
+        except ParseError:
+            continue
+        if body is not None:
+            yield body

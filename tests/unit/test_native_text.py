@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dataset_pages import dataset_pages
+from dataset_pages import bodies, dataset_pages
 from forest.classifier import text
 from forest.classifier._text import COLUMNS
 from keywords.stopwords import ALL_STOPWORDS
@@ -180,17 +180,9 @@ def _pages(every: bool) -> list[str]:
 def _check_pages(pages: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
     """The text features of every page's blocks and tags, native against the reference counts."""
     from forest.classifier.blocks import walk
-    from forest.errors import ParseError
-    from forest.html import parse_html
 
     checked = 0
-    for html in pages:
-        try:
-            body = parse_html(html).find("body")
-        except ParseError:
-            continue
-        if body is None:
-            continue
+    for body in bodies(pages):
         tree = walk(body, keep_pieces=True)
         chars = tree.subtree_sums(tree.own_chars)
         rows = np.flatnonzero(chars > 0)

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dataset_pages import dataset_pages
+from dataset_pages import bodies, dataset_pages
 from forest.classifier.compact import Compact
 
 # --- The reference: the trees walked in lockstep with numpy ----------------------------------
@@ -207,18 +207,10 @@ def _check_shipped_model(pages: list[str]) -> int:
     from forest.classifier.features import page_features
     from forest.classifier.joint import edge_features
     from forest.classifier.page import load_default
-    from forest.errors import ParseError
-    from forest.html import parse_html
 
     model = load_default()
     checked = 0
-    for html in pages:
-        try:
-            body = parse_html(html).find("body")
-        except ParseError:
-            continue
-        if body is None:
-            continue
+    for body in bodies(pages):
         tree = walk(body, proxies=False)
         if not tree.blocks:
             continue

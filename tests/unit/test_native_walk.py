@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from dataset_pages import dataset_pages
+from dataset_pages import bodies, dataset_pages
 from forest.classifier.blocks import MARKING, PageTree, walk
 from patterns.text import BLOCK_TAGS, Block
 
@@ -383,18 +383,10 @@ def _dataset_pages(every: bool) -> list[_Pages]:
 
 
 def _check_pages(pages: _Pages) -> int:
-    from forest.errors import ParseError
-    from forest.html import parse_html
-
     walked = 0
-    for html in pages.html:
-        try:
-            body = parse_html(html).find("body")
-        except ParseError:
-            continue
-        if body is not None:
-            check(body)
-            walked += 1
+    for body in bodies(pages.html):
+        check(body)
+        walked += 1
     return walked
 
 
