@@ -13,6 +13,9 @@ from forest.limits import check_markup, check_size, xml_safe
 
 # Elements whose content is never visible article text.  They are removed with
 # their content (their tail text is kept: it belongs to the parent).
+# Where a page's body starts in its source: the span's markers are searched after it, and the
+# head before it is what ParsedPage reads alone.
+BODY_TAG = re.compile(r"<body[\s>]", re.IGNORECASE)
 INVISIBLE_TAGS = ("script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "math")
 
 _BOMS = (

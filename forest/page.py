@@ -14,7 +14,7 @@ import re
 from lxml import etree, html as lxml_html
 
 from forest.errors import ParseError
-from forest.html import INVISIBLE_TAGS, canonical_url, decode, first_meta, meta_tags, parse_html, without_xml_declaration
+from forest.html import BODY_TAG, INVISIBLE_TAGS, canonical_url, decode, first_meta, meta_tags, parse_html, without_xml_declaration
 from forest.limits import check_markup, check_size
 from forest.site import site_or_none
 
@@ -22,9 +22,6 @@ __all__ = ["DEFAULT_MAX_BYTES", "ParsedPage"]
 
 # parse_html's own default (forest.config.Settings.max_page_bytes): a page over it is refused unread.
 DEFAULT_MAX_BYTES = 10_000_000
-# Where a page's body starts in its source (forest.extraction.span.BODY_TAG, which this module
-# cannot import: extraction imports it).
-BODY_TAG = re.compile(r"<body[\s>]", re.IGNORECASE)
 # What the page's source past its <body> tag must mention for a link or meta tag there to name
 # the page's URL: without it, the head alone gives the answer the whole tree would.
 _CANONICAL = re.compile(r"canonical", re.IGNORECASE)

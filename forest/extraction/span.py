@@ -10,15 +10,13 @@ parsed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from lxml import etree
 
-__all__ = ["BODY_TAG", "cut", "holds"]
+from forest.html import BODY_TAG
 
-# Where a page's body starts in its source: the markers are searched after it.
-BODY_TAG = re.compile(r"<body[\s>]", re.IGNORECASE)
+__all__ = ["cut", "holds"]
 
 
 def cut(text: str, span: tuple[str, str]) -> tuple[str, tuple[str, str]] | None:

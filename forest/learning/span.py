@@ -17,7 +17,7 @@ from lxml import etree
 
 from forest.config import Settings
 from forest.extraction import extract, extract_parsed, extract_span
-from forest.extraction.span import BODY_TAG
+from forest.html import BODY_TAG
 from forest.model import Article
 from forest.region import outermost
 from forest.wrapper import Wrapper
