@@ -29,11 +29,8 @@ class Page:
 
 # How an article's text was found (Article.method).
 Method = Literal["wrapper", "classifier", "page", "none"]
-# The confidence of an article the per-block classifier found (method "classifier"): the
-# documented contract of a cold extraction ...
-CLASSIFIER_CONFIDENCE = 0.5
-# ... and of a guess: the classifier's likeliest prose block added to too few content words, or
-# FOREST's region of the page alone (method "page").
+# The confidence of a guess: the classifier's likeliest prose block added to too few content
+# words, or FOREST's region of the page alone (method "page").
 GUESS_CONFIDENCE = 0.3
 
 
@@ -43,10 +40,11 @@ class Article:
 
     ``method`` says how the text was found: ``"wrapper"`` (the site's learned
     patterns matched), ``"classifier"`` (no pattern matched, or the site has no
-    wrapper: the per-block classifier's content blocks; confidence CLASSIFIER_CONFIDENCE,
-    or GUESS_CONFIDENCE when it found under 20 words and its likeliest prose block was
-    added), ``"page"`` (FOREST's scoring ran on this page alone, its most frequent content
-    words as keywords; confidence GUESS_CONFIDENCE) or ``"none"`` (nothing usable was
+    wrapper: the per-block classifier's content blocks; confidence the classifier's
+    probability that the text it kept is content, averaged over its words, or GUESS_CONFIDENCE
+    when it found under 20 words and its likeliest prose block was added), ``"page"``
+    (FOREST's scoring ran on this page alone, its most frequent content words as keywords;
+    confidence GUESS_CONFIDENCE) or ``"none"`` (nothing usable was
     found).  ``confidence`` is in [0, 1].
 
     ``document`` is the article's structure (headings, lists, tables, links; see

@@ -26,7 +26,7 @@ from forest.extraction import span
 from forest.fields import extract_fields, read_field
 from forest.html import page_title, parse_html, script_shell
 from forest.limits import classifiable
-from forest.model import CLASSIFIER_CONFIDENCE, GUESS_CONFIDENCE, Article
+from forest.model import GUESS_CONFIDENCE, Article
 from forest.page import ParsedPage
 from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
@@ -283,7 +283,8 @@ def _cold(
     else:
         content = [p for p in predictions if p.is_content]
         if region.words([p.block for p in content]) >= MIN_CLASSIFIED_WORDS:
-            return _classified(_site_cleaned(content, wrapper) or content, CLASSIFIER_CONFIDENCE, with_html)
+            kept = _site_cleaned(content, wrapper) or content
+            return _classified(kept, kept_probability(kept), with_html)
         nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
             # Neither found an article's worth of words (a page whose article is loose text beside
@@ -314,6 +315,19 @@ def _site_cleaned(content: Sequence[BlockPrediction], wrapper: Wrapper | None) -
     if wrapper is None or not wrapper.template_blocks:
         return list(content)
     return [p for p in content if p.block.text not in wrapper.template_blocks]
+
+
+def kept_probability(content: Sequence[BlockPrediction]) -> float:
+    """The classifier's probability that the text it kept is content, averaged over the kept words:
+    a cold record's confidence.  Where the classifier is sure of every block it keeps, its text is
+    the article; blocks kept at a probability near the threshold (kept for their container, or
+    barely over the line) are where its extractions go wrong.  On cold pages it ranks records as
+    their F1 does better than any other signal tried (re-measure: `forest eval --page-level`
+    prints the Spearman correlation)."""
+    words = sum(p.block.words for p in content)
+    if not words:
+        return 0.0
+    return round(sum(p.probability * p.block.words for p in content) / words, 3)
 
 
 def _classified(content: Sequence[BlockPrediction], confidence: float, with_html: bool) -> Article:
