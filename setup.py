@@ -1,5 +1,6 @@
 """Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
-lxml's C API), the trees' evaluation (_trees.pyx) and the text counts (_text.pyx).
+lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx) and the
+per-element feature counts (_features.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -41,6 +42,7 @@ def extensions() -> list[Extension]:
         # Plain C over buffers: no lxml or numpy headers.
         Extension("forest.classifier._trees", ["forest/classifier/_trees.pyx"]),
         Extension("forest.classifier._text", ["forest/classifier/_text.pyx"]),
+        Extension("forest.classifier._features", ["forest/classifier/_features.pyx"]),
     ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
     return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
 import re
 import struct
 from collections.abc import Sequence
@@ -15,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
+from forest.classifier._features import Tokens, block_counts, block_spans, element_columns, row_tokens
 from forest.classifier._walk import child_sums
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
@@ -223,44 +223,45 @@ def feature_names() -> list[str]:
     )
 
 
-def _node_matrix(tree: PageTree, modern: bool = True) -> tuple[np.ndarray, np.ndarray, list[tuple[str, ...]], np.ndarray]:
+def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> tuple[np.ndarray, np.ndarray, Tokens, np.ndarray]:
     """Node features of every element (log-scaled counts), its level-aggregate base, its class/id
     tokens, and whether its class names a CSS-in-JS hash (``modern``: such names are no tokens;
-    otherwise they are, and the flags are 0, as a model without the "modern" group learned them)."""
+    otherwise they are, and the flags are 0, as a model without the "modern" group learned them).
+
+    The counts of every element and block are read in C (forest.classifier._features); the float
+    arithmetic stays here, in numpy, so the columns keep their bits.  Its reference is
+    ``reference_node_matrix`` in tests/unit/test_native_features.py.
+    """
     n = len(tree)
     classes, ids = tree.class_and_id()
     attributes = tree.marked_attributes()
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
     # Without either, the original rule gives only spaces (no token, no microdata), so only the
     # few elements with a marking attribute are read in Python.
-    extra = [""] * n
+    extra: dict[int, str] = {}
     hidden = np.zeros(n)
+    microdata = np.zeros(n)
     for i in tree.marked():
         a = attributes[i]
         if len(a) > 1:
             extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
+            microdata[i] = bool(extra[i].strip())
         hidden[i] = _is_hidden(a)
-    split = name_tokens if modern else attribute_tokens
-    tokens = [split(f"{c} {i} {x}") if (c or i or x) else () for c, i, x in zip(classes, ids, extra)]
-    microdata = np.fromiter(map(bool, map(str.strip, extra)), dtype=np.float64, count=n)
-    same_tag = _same_tag_siblings(tree)
+    counts, tokens = element_columns(tree.tags, classes, ids, extra, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
+    class_len, n_classes, id_len, n_tokens = (counts[:, k].astype(np.float64) for k in range(4))
+    # How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs):
+    # one count per (parent, tag) pair, read back by every element of the pair.
+    code = counts[:, 5]
+    key = (tree.parent + 1) * int(code.max(initial=0) + 1) + code
+    same_tag = (np.bincount(key)[key] - 1).astype(np.float64)
     # Integer counts: subtree_sums then takes its exact running-sum path.
-    texts = list(map(operator.attrgetter("text"), tree.blocks))
-    length = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    words = np.fromiter(map(operator.methodcaller("count", " "), texts), dtype=np.int64, count=len(texts)) + 1
-    link = np.fromiter(map(operator.attrgetter("link_chars"), tree.blocks), dtype=np.int64, count=len(texts))
+    length, words, link = block_counts(tree.blocks)
     is_prose = (words >= PROSE_WORDS) & (link <= PROSE_LINK_SHARE * length)
     prose = np.bincount(tree.owner[is_prose], weights=length[is_prose], minlength=n).astype(np.int64)
     sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
     chars, words, links, prose = sub_chars[:, 0], sub_chars[:, 1], sub_chars[:, 2], sub_chars[:, 3]
     parent = np.maximum(tree.parent, 0)
     siblings = np.maximum(tree.n_children[parent] - 1, 1)
-    class_len = np.fromiter(map(len, classes), dtype=np.float64, count=n)
-    id_len = np.fromiter(map(len, ids), dtype=np.float64, count=n)
-    # Pages repeat a few class values: split each distinct one once.
-    n_split = {c: len(c.split()) for c in set(classes)}
-    n_classes = np.fromiter(map(n_split.__getitem__, classes), dtype=np.float64, count=n)
-    n_tokens = np.fromiter(map(len, tokens), dtype=np.float64, count=n)
     log = np.log1p
     numeric = np.stack(
         [
@@ -286,15 +287,10 @@ def _node_matrix(tree: PageTree, modern: bool = True) -> tuple[np.ndarray, np.nd
         axis=1,
     )
     onehot = np.zeros((n, N_TAGS))
-    onehot[np.arange(n), np.fromiter(map(_TAG_INDEX.get, tree.tags, itertools.repeat(N_TAGS - 1)), dtype=np.intp, count=n)] = 1.0
+    onehot[np.arange(n), counts[:, 4]] = 1.0
     level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
-    hashed = np.fromiter(map(_hashed_class, classes), dtype=np.float64, count=n) if modern else np.zeros(n)
+    hashed = counts[:, 6].astype(np.float64) if modern else np.zeros(n)
     return np.hstack([numeric, onehot]), level_base, tokens, hashed
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _hashed_class(value: str) -> bool:
-    return any(map(is_hashed_name, _SPLIT.split(value))) if value else False
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
@@ -305,15 +301,6 @@ def _is_hidden(attributes: dict[str, str]) -> bool:
         return True
     style = attributes.get("style")
     return style is not None and _HIDDEN_STYLE.search(style) is not None
-
-
-def _same_tag_siblings(tree: PageTree) -> np.ndarray:
-    """How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs)."""
-    codes = {t: i for i, t in enumerate(set(tree.tags))}
-    tag = np.fromiter(map(codes.__getitem__, tree.tags), dtype=np.int64, count=len(tree))
-    # One count per (parent, tag) pair, read back by every element of the pair.
-    key = (tree.parent + 1) * max(len(codes), 1) + tag
-    return (np.bincount(key)[key] - 1).astype(np.float64)
 
 
 def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
@@ -358,7 +345,7 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    node, level_base, tokens, hashed = _node_matrix(tree, modern)
+    node, level_base, tokens, hashed = _node_matrix(tree, modern, n_hash)
     spans = None
     if unit == "blocks":
         rows = tree.owner
@@ -386,46 +373,15 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     return Features(dense, _row_tokens(tokens, rows, ancestors, n_hash), page, spans), rows
 
 
-def _row_tokens(tokens: list[tuple[str, ...]], rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> sp.csr_matrix:
+def _row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> sp.csr_matrix:
     """The hashed tokens of each row: its element's own, and its ancestors' marked with ``^``.
 
-    Equal to :func:`hash_tokens` of the rows' token lists.  Each element's columns are a
-    bit mask (a Python int, cached per token tuple), a row's set is the OR of six masks, and
-    numpy unpacks all rows' masks at once into sorted column indices.
+    Equal to :func:`hash_tokens` of the rows' token lists, computed in C from each element's
+    distinct columns (forest.classifier._features.row_tokens), ascending in each row.
     """
-    owners, chain = rows.tolist(), ancestors.tolist()
-    own = {e: _mask(tokens[e], n_hash, "") for e in set(owners)}
-    up = {e: _mask(tokens[e], n_hash, "^") for e in set(itertools.chain.from_iterable(chain))}
-    width = (n_hash + 7) // 8
-    # Rows of one element share their mask: unpack each distinct mask once.
-    distinct: dict[bytes, int] = {}
-    mask_of_row = []
-    for e, above in zip(owners, chain):
-        mask = own[e]
-        for a in above:
-            mask |= up[a]
-        mask_of_row.append(distinct.setdefault(mask.to_bytes(width, "little"), len(distinct)))
-    packed = np.frombuffer(b"".join(distinct), dtype=np.uint8).reshape(len(distinct), width)
-    # Positions in the flattened bit matrix (a 1-d flatnonzero is several times faster than a 2-d nonzero).
-    at = np.flatnonzero(np.unpackbits(packed, axis=1, count=n_hash, bitorder="little"))
-    size = np.bincount(at // n_hash, minlength=len(distinct))
-    start = np.cumsum(size) - size
-    which = np.asarray(mask_of_row, dtype=np.intp)
-    indptr = np.concatenate([[0], np.cumsum(size[which])])
-    # Each row's stretch of ``at``: its mask's start, then consecutive positions.
-    index = np.repeat(start[which] - indptr[:-1], size[which]) + np.arange(indptr[-1])
-    column = (at % n_hash)[index].astype(np.int32)
+    indptr, column = row_tokens(tokens, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(ancestors, dtype=np.int64))
     data = np.ones(len(column), dtype=np.float32)
-    return sp.csr_matrix((data, column, indptr), shape=(len(owners), n_hash))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _mask(tokens: tuple[str, ...], n_hash: int, mark: str) -> int:
-    # Keyed by the whole token tuple: elements of one class name share it (attribute_tokens is cached too).
-    mask = 0
-    for t in tokens:
-        mask |= 1 << _column(mark + t, n_hash)
-    return mask
+    return sp.csr_matrix((data, column, indptr), shape=(len(rows), n_hash))
 
 
 def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
@@ -433,17 +389,7 @@ def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
 
     A subtree's text is one stretch of the document, so its blocks are consecutive.
     """
-    n, nb = len(tree), len(tree.blocks)
-    first = np.full(n, nb, dtype=np.int64)
-    last = np.full(n, -1, dtype=np.int64)
-    index = np.arange(nb)
-    np.minimum.at(first, tree.owner, index)
-    np.maximum.at(last, tree.owner, index)
-    parent, depth = tree.parent, tree.depth
-    for level in range(int(depth.max(initial=0)), 0, -1):
-        rows = np.flatnonzero(depth == level)
-        np.minimum.at(first, parent[rows], first[rows])
-        np.maximum.at(last, parent[rows], last[rows])
+    first, last = block_spans(np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.owner, dtype=np.int64))
     return np.stack([first[chain], last[chain]], axis=2).astype(np.int32)
 
 

@@ -113,17 +113,6 @@ def test_hash_tokens_equals_hashing_vectorizer() -> None:
     assert (hash_tokens(docs, 64) != hasher(64).transform(docs)).nnz == 0
 
 
-def test_row_tokens_equal_hash_tokens_of_each_rows_tokens() -> None:
-    from forest.classifier.features import _ancestors, _node_matrix, _row_tokens
-
-    t = tree()
-    tokens = _node_matrix(t)[2]
-    ancestors = _ancestors(t, t.owner)
-    docs = [list(tokens[r]) + [f"^{x}" for a in up for x in tokens[a]] for r, up in zip(t.owner, ancestors)]
-    fast, slow = _row_tokens(tokens, t.owner, ancestors, 64), hash_tokens(docs, 64)
-    assert (fast.indptr == slow.indptr).all() and (fast.indices == slow.indices).all() and (fast.data == slow.data).all()
-
-
 def test_columns_cover_the_names_once() -> None:
     ranges = group_columns()
     assert list(ranges) == [g for g in GROUPS if g != "tokens"]

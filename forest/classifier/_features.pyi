@@ -1,0 +1,21 @@
+# Types of the per-element feature counts in C (forest/classifier/_features.pyx), for mypy.
+import numpy as np
+
+from patterns.text import Block
+
+class Tokens:
+    def __len__(self) -> int: ...
+
+def element_columns(
+    tags: list[str],
+    classes: list[str],
+    ids: list[str],
+    extra: dict[int, str],
+    tag_index: dict[str, int],
+    other: int,
+    n_hash: int,
+    modern: bool,
+) -> tuple[np.ndarray, Tokens]: ...
+def row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+def block_counts(blocks: list[Block]) -> np.ndarray: ...
+def block_spans(parent: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...

@@ -1,0 +1,498 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The per-element feature counts in C: what forest.classifier.features read element by element in Python.
+
+For every element of a page walk (forest.classifier._walk): the lengths and counts of its class
+and id, its tokens (a class/id/itemprop/role value split on punctuation and camelCase, lower-cased,
+digits dropped, and with the "modern" group CSS-in-JS hashes dropped too) and their hashed columns,
+its tag's one-hot column and a code that tells its tag from its siblings'; for every block its
+length, words and link characters; for every row the sorted hashed columns of its element's tokens
+and its ancestors' (marked ``^``); and the first and last block inside every element.  Counts only:
+the float arithmetic (``log1p``, the shares) stays in numpy, so the features keep their bits.
+
+The reference is ``tests/unit/test_native_features.py``'s ``reference_page_features`` (the same
+counts read in Python with the regular expressions of the definition), which the features must
+equal on every page.  Class and id values are the strings the walk read (``PageTree.class_and_id``);
+the tokens' definition reads only their ASCII letters and digits, so no lxml struct is read here.
+"""
+
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, Py_UNICODE_ISSPACE
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint8_t
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memcpy
+
+import numpy as np
+
+# Values seen with one (n_hash, modern): pages repeat a few class names on hundreds of elements.
+cdef dict _ENTRIES = {}
+# Bounds each cache: a long run sees new class names on every site.
+cdef Py_ssize_t _MAX_ENTRIES = 1 << 16
+# The longest token hashed through the stack buffer; longer ones (rare: a run of letters) are allocated.
+DEF STACK_TOKEN = 256
+
+
+cdef inline bint _lower(Py_UCS4 c) noexcept nogil:
+    return 97 <= c <= 122
+
+
+cdef inline bint _upper(Py_UCS4 c) noexcept nogil:
+    return 65 <= c <= 90
+
+
+cdef inline bint _digit(Py_UCS4 c) noexcept nogil:
+    return 48 <= c <= 57
+
+
+cdef inline bint _alnum(Py_UCS4 c) noexcept nogil:
+    # The characters _SPLIT keeps: [A-Za-z0-9], ASCII only (re's character ranges on a str pattern).
+    return _lower(c) or _upper(c) or _digit(c)
+
+
+cdef inline uint32_t _rotl(uint32_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (32 - r))
+
+
+cdef int32_t _column(const uint8_t* data, Py_ssize_t n, int64_t n_hash) noexcept nogil:
+    # HashingVectorizer's column of a token: |MurmurHash3_32(utf-8, seed 0)| mod n_hash, with
+    # MurmurHash3 read as a signed 32-bit integer (features.murmurhash3_32).
+    cdef uint32_t c1 = 0xCC9E2D51U, c2 = 0x1B873593U, h = 0, k
+    cdef Py_ssize_t body = n - n % 4, i
+    cdef int64_t signed
+    for i in range(0, body, 4):
+        k = <uint32_t>data[i] | (<uint32_t>data[i + 1] << 8) | (<uint32_t>data[i + 2] << 16) | (<uint32_t>data[i + 3] << 24)
+        k *= c1
+        k = _rotl(k, 15)
+        k *= c2
+        h ^= k
+        h = _rotl(h, 13)
+        h = h * 5 + 0xE6546B64U
+    k = 0
+    if n % 4 == 3:
+        k ^= <uint32_t>data[body + 2] << 16
+    if n % 4 >= 2:
+        k ^= <uint32_t>data[body + 1] << 8
+    if n % 4 >= 1:
+        k ^= <uint32_t>data[body]
+        k *= c1
+        k = _rotl(k, 15)
+        k *= c2
+        h ^= k
+    h ^= <uint32_t>n
+    h ^= h >> 16
+    h *= 0x85EBCA6BU
+    h ^= h >> 13
+    h *= 0xC2B2AE35U
+    h ^= h >> 16
+    signed = <int64_t>h - (<int64_t>1 << 32) if h >= (<uint32_t>1 << 31) else <int64_t>h
+    if signed < 0:
+        signed = -signed
+    return <int32_t>(signed % n_hash)
+
+
+cdef Py_ssize_t _camel_part(const Py_UCS4* w, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    # The end of the match of [A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+ at w[i] (w: ASCII letters and digits).
+    cdef Py_ssize_t j
+    if _digit(w[i]):
+        j = i + 1
+        while j < n and _digit(w[j]):
+            j += 1
+        return j
+    if _lower(w[i]) or (i + 1 < n and _lower(w[i + 1])):
+        # [A-Z]?[a-z]+ (an upper case letter starts it only when a lower case one follows).
+        j = i + 1
+        while j < n and _lower(w[j]):
+            j += 1
+        return j
+    # [A-Z]+ not followed by [a-z]: a run of capitals gives its last one to the word after it.
+    j = i + 1
+    while j < n and _upper(w[j]):
+        j += 1
+    if j < n and _lower(w[j]):
+        j -= 1
+    return j
+
+
+cdef bint _is_hashed(const Py_UCS4* w, Py_ssize_t n) noexcept nogil:
+    # features.is_hashed_name of a word of ASCII letters and digits.
+    cdef Py_ssize_t i, upper = 0, lower = 0, digits = 0, j
+    if n < 5:
+        return False
+    for i in range(n):
+        if _upper(w[i]):
+            upper += 1
+        elif _lower(w[i]):
+            lower += 1
+        else:
+            digits += 1
+    if digits == 0:
+        if n > 8 or upper < 2 or lower == 0:
+            return False
+        i = 0
+        while i < n:
+            j = _camel_part(w, i, n)
+            if j - i <= 2:
+                return True
+            i = j
+        return False
+    if digits == n:
+        return False
+    # Letters then digits ([A-Za-z]+\d*) is a name with a number.
+    i = 0
+    while i < n and not _digit(w[i]):
+        i += 1
+    if i == 0:
+        return True
+    while i < n and _digit(w[i]):
+        i += 1
+    return i < n
+
+
+cdef class _Entry:
+    # The tokens of one class, id or itemprop/role value: their count, their distinct hashed
+    # columns (own, and marked ``^`` for an ancestor's), and what the node columns read of it.
+    cdef int32_t* own
+    cdef int32_t* up
+    cdef Py_ssize_t n_own, n_up
+    cdef int64_t n_tokens, length, n_split
+    cdef bint hashed
+
+    def __dealloc__(self):
+        free(self.own)
+        free(self.up)
+
+
+cdef inline void _add(int32_t* columns, Py_ssize_t* n, uint8_t* seen, int32_t column) noexcept nogil:
+    if not seen[column]:
+        seen[column] = 1
+        columns[n[0]] = column
+        n[0] += 1
+
+
+cdef _Entry _entry(str value, int64_t n_hash, bint modern):
+    # attribute_tokens (name_tokens with ``modern``) of ``value``, hashed; len(value.split()).
+    cdef _Entry e = _Entry()
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(value), i, start, end, j, k, size
+    cdef int kind = PyUnicode_KIND(value)
+    cdef void* data = PyUnicode_DATA(value)
+    cdef Py_UCS4 c
+    cdef Py_UCS4* word = NULL
+    cdef uint8_t stack[STACK_TOKEN + 1]
+    cdef uint8_t* token
+    cdef uint8_t* seen = NULL  # the columns already in own (seen[c] & 1) and up (seen[n_hash + c])
+    cdef bint in_word = False
+    e.length = n
+    for i in range(n):
+        # str.split(): runs of what Python calls whitespace.
+        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            in_word = False
+        elif not in_word:
+            e.n_split += 1
+            in_word = True
+    if n == 0:
+        return e
+    # At most one token per character, and as many distinct columns.
+    word = <Py_UCS4*>malloc(n * sizeof(Py_UCS4))
+    e.own = <int32_t*>malloc(n * sizeof(int32_t))
+    e.up = <int32_t*>malloc(n * sizeof(int32_t))
+    seen = <uint8_t*>calloc(2 * n_hash, 1)
+    if word is NULL or e.own is NULL or e.up is NULL or seen is NULL:
+        free(word)
+        free(seen)
+        raise MemoryError()
+    try:
+        i = 0
+        while i < n:
+            # The next word: a run of [A-Za-z0-9] (between _SPLIT's separators).
+            while i < n and not _alnum(PyUnicode_READ(kind, data, i)):
+                i += 1
+            size = 0
+            while i < n:
+                c = PyUnicode_READ(kind, data, i)
+                if not _alnum(c):
+                    break
+                word[size] = c
+                size += 1
+                i += 1
+            if size == 0:
+                break
+            if modern and _is_hashed(word, size):
+                e.hashed = True
+                continue
+            start = 0
+            while start < size:
+                end = _camel_part(word, start, size)
+                if not _digit(word[start]):
+                    if end - start < STACK_TOKEN:
+                        token = &stack[0]
+                    else:
+                        token = <uint8_t*>malloc(end - start + 1)
+                    if token is NULL:
+                        raise MemoryError()
+                    token[0] = 94  # "^"
+                    for j in range(start, end):
+                        k = word[j]
+                        token[1 + j - start] = k + 32 if _upper(word[j]) else k
+                    _add(e.own, &e.n_own, seen, _column(token + 1, end - start, n_hash))
+                    _add(e.up, &e.n_up, seen + n_hash, _column(token, end - start + 1, n_hash))
+                    if token is not &stack[0]:
+                        free(token)
+                    e.n_tokens += 1
+                start = end
+    finally:
+        free(word)
+        free(seen)
+    return e
+
+
+cdef class Tokens:
+    """The tokens of every element of a page (class, id and itemprop/role values), for :func:`row_tokens`."""
+
+    cdef list entries  # keeps the entries whose columns ``own`` and ``up`` point to alive
+    cdef Py_ssize_t n
+    cdef int64_t n_hash
+    # 3 per element (its class's, id's and itemprop/role's): the entry's columns, NULL for none.
+    cdef int32_t** own
+    cdef int32_t** up
+    cdef Py_ssize_t* n_own
+    cdef Py_ssize_t* n_up
+
+    def __dealloc__(self):
+        free(self.own)
+        free(self.up)
+        free(self.n_own)
+        free(self.n_up)
+
+    def __len__(self):
+        return self.n
+
+    cdef void keep(self, Py_ssize_t slot, _Entry e):
+        self.entries.append(e)
+        self.own[slot] = e.own
+        self.up[slot] = e.up
+        self.n_own[slot] = e.n_own
+        self.n_up[slot] = e.n_up
+
+
+cdef inline _Entry _cached(dict cache, str value, int64_t n_hash, bint modern):
+    cdef object found = cache.get(value)
+    if found is not None:
+        return <_Entry>found
+    if len(cache) >= _MAX_ENTRIES:
+        cache.clear()
+    e = _entry(value, n_hash, modern)
+    cache[value] = e
+    return e
+
+
+def element_columns(list tags not None, list classes not None, list ids not None, dict extra not None,
+                    dict tag_index not None, int64_t other, int64_t n_hash, bint modern):
+    """Per element of a walk, the counts its node features read, and its tokens.
+
+    ``extra`` maps an element to its ``itemprop + " " + role`` value (only marked elements have
+    one); ``tag_index`` maps a tag to its one-hot column, ``other`` for the rest.  Returns an int64
+    array of columns ``len(class)``, ``len(class.split())``, ``len(id)``, the number of tokens,
+    the one-hot column, a tag code (equal codes for equal tags), and whether the class names a
+    CSS-in-JS hash (with ``modern`` only), and the :class:`Tokens`.
+    """
+    cdef Py_ssize_t n = len(tags), i
+    cdef _Entry e
+    cdef str value, tag
+    cdef object found
+    cdef dict cache, codes = {}
+    if len(classes) != n or len(ids) != n:
+        raise ValueError("tags, classes and ids differ in length")
+    if n_hash <= 0:
+        raise ValueError("n_hash must be positive")
+    key = (n_hash, modern)
+    cache = _ENTRIES.get(key)
+    if cache is None:
+        cache = _ENTRIES[key] = {}
+    out = np.zeros((n, 7), dtype=np.int64)
+    cdef int64_t[:, ::1] columns = out
+    cdef Tokens tokens = Tokens()
+    tokens.n = n
+    tokens.n_hash = n_hash
+    tokens.entries = []
+    tokens.own = <int32_t**>calloc(max(3 * n, 1), sizeof(int32_t*))
+    tokens.up = <int32_t**>calloc(max(3 * n, 1), sizeof(int32_t*))
+    tokens.n_own = <Py_ssize_t*>calloc(max(3 * n, 1), sizeof(Py_ssize_t))
+    tokens.n_up = <Py_ssize_t*>calloc(max(3 * n, 1), sizeof(Py_ssize_t))
+    if tokens.own is NULL or tokens.up is NULL or tokens.n_own is NULL or tokens.n_up is NULL:
+        raise MemoryError()
+    for i in range(n):
+        value = classes[i]
+        if PyUnicode_GET_LENGTH(value):
+            e = _cached(cache, value, n_hash, modern)
+            columns[i, 0] = e.length
+            columns[i, 1] = e.n_split
+            columns[i, 3] += e.n_tokens
+            columns[i, 6] = e.hashed
+            if e.n_own:
+                tokens.keep(3 * i, e)
+        value = ids[i]
+        if PyUnicode_GET_LENGTH(value):
+            e = _cached(cache, value, n_hash, modern)
+            columns[i, 2] = e.length
+            columns[i, 3] += e.n_tokens
+            if e.n_own:
+                tokens.keep(3 * i + 1, e)
+        tag = tags[i]
+        found = tag_index.get(tag)
+        if found is not None:
+            columns[i, 4] = found
+            columns[i, 5] = found
+        else:
+            columns[i, 4] = other
+            # Tags without a column of their own: a code past the columns, one per distinct tag.
+            columns[i, 5] = other + 1 + codes.setdefault(tag, len(codes))
+    for i, value in extra.items():
+        if not 0 <= i < n:
+            raise IndexError("an extra value's element is out of range")
+        if PyUnicode_GET_LENGTH(value):
+            e = _cached(cache, value, n_hash, modern)
+            columns[i, 3] += e.n_tokens
+            if e.n_own:
+                tokens.keep(3 * i + 2, e)
+    return out, tokens
+
+
+cdef void _sort(int32_t* a, Py_ssize_t n) noexcept nogil:
+    # Insertion sort: a row holds a few dozen columns at most.
+    cdef Py_ssize_t i, j
+    cdef int32_t x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+def row_tokens(Tokens tokens not None, const int64_t[::1] rows not None, const int64_t[:, ::1] ancestors not None):
+    """The hashed token columns of each row: the distinct columns of its element's tokens and of its
+    ancestors' marked ``^``, ascending.  Returns the CSR ``indptr`` (int64) and ``indices`` (int32)."""
+    cdef Py_ssize_t n_rows = rows.shape[0], r, k, a, m, count, total = 0, capacity
+    cdef int64_t element, n_hash = tokens.n_hash
+    cdef int64_t[::1] stamp
+    cdef int32_t* row
+    cdef int32_t* grown
+    cdef int32_t* columns
+    cdef int32_t* found
+    cdef Py_ssize_t size
+    if ancestors.shape[0] != n_rows:
+        raise ValueError("rows and ancestors differ in length")
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    cdef int64_t[::1] ptr = indptr
+    stamps = np.full(n_hash, -1, dtype=np.int64)
+    stamp = stamps
+    for r in range(n_rows):
+        for k in range(-1, ancestors.shape[1]):
+            element = rows[r] if k < 0 else ancestors[r, k]
+            if not 0 <= element < tokens.n:
+                raise IndexError("a row's element is out of range")
+    capacity = 1024
+    columns = <int32_t*>malloc(capacity * sizeof(int32_t))
+    row = <int32_t*>malloc(n_hash * sizeof(int32_t))
+    if columns is NULL or row is NULL:
+        free(columns)
+        free(row)
+        raise MemoryError()
+    try:
+        with nogil:
+            for r in range(n_rows):
+                count = 0
+                for k in range(-1, ancestors.shape[1]):
+                    element = rows[r] if k < 0 else ancestors[r, k]
+                    for a in range(3 * element, 3 * element + 3):
+                        if k < 0:
+                            found = tokens.own[a]
+                            size = tokens.n_own[a]
+                        else:
+                            found = tokens.up[a]
+                            size = tokens.n_up[a]
+                        for m in range(size):
+                            if stamp[found[m]] != r:
+                                stamp[found[m]] = r
+                                row[count] = found[m]
+                                count += 1
+                _sort(row, count)
+                if total + count > capacity:
+                    capacity = max(2 * capacity, total + count)
+                    grown = <int32_t*>realloc(columns, capacity * sizeof(int32_t))
+                    if grown is NULL:
+                        with gil:
+                            raise MemoryError()
+                    columns = grown
+                memcpy(columns + total, row, count * sizeof(int32_t))
+                total += count
+                ptr[r + 1] = total
+        indices = np.empty(total, dtype=np.int32)
+        if total:
+            memcpy(_address(indices), columns, total * sizeof(int32_t))
+    finally:
+        free(columns)
+        free(row)
+    return indptr, indices
+
+
+cdef void* _address(object array):
+    cdef int32_t[::1] view = array
+    return <void*>&view[0]
+
+
+def block_counts(list blocks not None):
+    """Per block: ``len(text)``, ``text.count(" ") + 1`` (its words: the text is whitespace-normalized) and ``link_chars``."""
+    cdef Py_ssize_t n = len(blocks), i, j, length
+    cdef str text
+    cdef int kind
+    cdef void* data
+    cdef int64_t spaces
+    out = np.empty((3, n), dtype=np.int64)
+    cdef int64_t[:, ::1] counts = out
+    for i in range(n):
+        block = blocks[i]
+        text = block.text
+        length = PyUnicode_GET_LENGTH(text)
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        spaces = 0
+        for j in range(length):
+            spaces += PyUnicode_READ(kind, data, j) == 32
+        counts[0, i] = length
+        counts[1, i] = spaces + 1
+        counts[2, i] = block.link_chars
+    return out
+
+
+def block_spans(const int64_t[::1] parent not None, const int64_t[::1] owner not None):
+    """The first and last block inside each element (``len(owner)`` and -1 for none): a block is
+    inside its owner and the owner's ancestors.  ``parent`` is PageTree.parent, in document order."""
+    cdef Py_ssize_t n = parent.shape[0], nb = owner.shape[0], i, b
+    cdef int64_t p, o
+    first_ = np.full(n, nb, dtype=np.int64)
+    last_ = np.full(n, -1, dtype=np.int64)
+    cdef int64_t[::1] first = first_, last = last_
+    for b in range(nb):
+        if not 0 <= owner[b] < n:
+            raise IndexError("a block's owner is out of range")
+    for i in range(1, n):
+        if not -1 <= parent[i] < i:
+            raise ValueError("parents must come before their children")
+    with nogil:
+        for b in range(nb):
+            o = owner[b]
+            if b < first[o]:
+                first[o] = b
+            if b > last[o]:
+                last[o] = b
+        # Children come after their parent in document order: from the end, each element's range
+        # is complete before it widens its parent's.
+        for i in range(n - 1, 0, -1):
+            p = parent[i]
+            if p < 0:
+                continue
+            if first[i] < first[p]:
+                first[p] = first[i]
+            if last[i] > last[p]:
+                last[p] = last[i]
+    return first_, last_
