@@ -49,7 +49,27 @@ _WRITTEN = (
     re.compile(r"\b(?P<y>\d{4})([-/])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?!\d)"),
     # 03.03.2014: day first wherever dots are written
     re.compile(r"\b(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})\b"),
+    # 2025.12.17: year first with dots (a version number has no four-digit year of the web first)
+    re.compile(r"(?<![\d.])(?P<y>\d{4})\.(?P<m>\d{1,2})\.(?P<d>\d{1,2})(?![\d.]*\d)"),
 )
+# A date printed without its year, with its weekday and a time ("Fri Sep 2, 5:13 PM ET", an agency's
+# dateline on a news portal): the year is the one of the page's copyright notices whose calendar gives
+# that weekday.  Without the time, it is a shop's delivery estimate as often ("Tue, Apr 14").
+_WEEKDAYS = {name: number for number, names in enumerate((
+    "monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun",
+)) for name in names.split()}
+_WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_YEARLESS = re.compile(
+    rf"\b(?P<w>{_WEEKDAY})\.?,?\s+(?:(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH})\.?)"
+    r"(?:st|nd|rd|th)?,?\s+(?:at\s+)?\d{1,2}:\d\d", re.IGNORECASE)
+_COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*(?:(?:19|20)\d\d\s*[-–]\s*)?((?:19|20)\d\d)\b", re.IGNORECASE)
+# A date opening a long text, then a dash or a colon: a dateline leading the article's first paragraph
+# ("April 5, 2005 -- A sea of humanity..."), where a date inside a paragraph is only mentioned.
+_DATELINE_END = re.compile(r"\s*(?:--|—|–|-|:|\|)")
+# Words that say the date after them is the publication's ("Posted on", "Published:"), wherever the
+# page prints them: a blog's footer line under the post ("Posted on the 15/12/2025 at 19:00 by ...").
+_POSTED = re.compile(r"\b(?:posted|published|publication date|date published|publié|veröffentlicht|pubblicato|publicado)"
+                     r"\b(?:\W{0,3}(?:on|the|le|am|el|il|em|in)\b)*\W{0,3}", re.IGNORECASE)
 # 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
 _SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
 _DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
@@ -93,12 +113,15 @@ _NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|ima
 _HINT = re.compile("|".join(_HINTS))
 # Where a byline's name ends: a separator, a number (a date, a count), or the words that follow names.
 _NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published|posted|last|reviewed|edited|on|at|in|from|for|is|was|"
-                       r"contributing|senior|staff\s+writer|reporter|editor\s+at|read\s+more|follow)\b", re.IGNORECASE)
+                       r"contributing|senior|staff\s+writers?|reporter|editor\s+at|read\s+more|follow)\b", re.IGNORECASE)
 # Words of a page's interface, never of a name.
 _NOT_NAMES = frozenset("share follow comments comment read reading min subscribe sign log login menu search view profile posts "
                        "all more email print tweet facebook twitter linkedin reply like home next previous about contact "
                        "clicking continuing using undefined null none category categories collection review reviews "
                        "account store visit hi human".split())
+# The words that join two names, and the lower-case words a name may hold.
+_AND = frozenset({"and", "&", "und", "et", "y", "e"})
+_PARTICLES = _AND | frozenset({"de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "la", "le", "bin", "al"})
 # A name has at most this many words and characters ("Mary Ann de la Cruz Smith").
 MAX_NAME_WORDS = 6
 MAX_NAME = 60
@@ -156,7 +179,15 @@ def person_name(text: str, *, lower: bool = True) -> str | None:
     words = name.split()
     while words and words[-1].casefold().rstrip(".") in _MONTHS:  # "Luke Kim December 17, 2025"
         words.pop()
-    if not words or len(words) > MAX_NAME_WORDS or len(name) > MAX_NAME or len(name) < 3:
+    # Each name of several ("Tyler Marshall and Alissa J. Rubin") may be as long as one, when every
+    # word is a name's (capitalized, or a particle): "Board Actions Open submenu LSC Code of Ethics and
+    # Conduct" is a menu.
+    names = 1 + sum(w.casefold() in _AND for w in words)
+    if names > 1 and not all(w[0].isupper() or w.casefold() in _PARTICLES for w in words):
+        names = 1
+    if not words or len(words) > MAX_NAME_WORDS * names or len(name) > MAX_NAME * names or len(name) < 3:
+        return None
+    if len(words) == 1 and words[0].casefold().rstrip(".,") in _WEEKDAYS:  # "Thu Apr 2, ..." on a byline's line
         return None
     if any(w.casefold() in _NOT_NAMES for w in words) or not all(any(c.isalpha() for c in w) for w in words):
         return None
@@ -169,7 +200,7 @@ class _Texts:
     """The body's text nodes in document order, where each starts in them joined by spaces, and
     (read when first asked for) the body's elements with a name (class, id, itemprop...)."""
 
-    __slots__ = ("root", "nodes", "texts", "starts", "_named", "_joined", "_first")
+    __slots__ = ("root", "nodes", "texts", "starts", "_named", "_joined", "_first", "_years")
 
     def __init__(self, root: etree._Element) -> None:
         self.root = root
@@ -183,6 +214,7 @@ class _Texts:
         self._named: list[tuple[etree._Element, str]] | None = None
         self._joined: str | None = None
         self._first: dict[etree._Element, int] | None = None
+        self._years: set[int] | None = None
 
     @classmethod
     def of(cls, root: etree._Element) -> _Texts:
@@ -211,6 +243,12 @@ class _Texts:
         if self._joined is None:
             self._joined = " ".join(self.texts)
         return self._joined
+
+    def copyright_years(self) -> set[int]:
+        """The years the page's copyright notices end with ("© 2005 The Associated Press", "© 2009-2026")."""
+        if self._years is None:
+            self._years = {int(y) for y in _COPYRIGHT.findall(self.joined()) if FIRST_YEAR <= int(y) <= date.today().year}
+        return self._years
 
     def around(self, start: int, end: int) -> range:
         """The indexes of the texts that may reach into ``start:end`` (texts this long at most: 4 * MAX_BYLINE)."""
@@ -267,18 +305,28 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
 
 
 def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
+    if headline is None and next(root.iter("h1"), None) is None:
+        # No headline found on a page that marks none (no <h1>): its byline is where the article starts
+        # ("By ANDY GELLER ... April 5, 2005 -- ").  A page with an <h1> that is not the title is
+        # a product's, a listing's or a service's: a byline there is a card's.
+        headline = _byline_anchor(texts)
     if headline is None:
-        return _dated_element(root, texts)
+        return _posted(texts, root.get("lang") or "") or _dated_element(root, texts)
     joined = texts.joined()
     lang = root.get("lang") or ""
-    best: tuple[tuple[bool, int, int], date] | None = None
+    best: tuple[tuple[bool, bool, int, int], date] | None = None
     for i in texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE):
         node, text, at = texts.nodes[i], texts.texts[i], texts.starts[i]
-        if not headline.near(at, at + len(text)) or len(text) > 4 * MAX_BYLINE or not _DIGIT.search(text):
+        if not headline.near(at, at + len(text)) or not _DIGIT.search(text):
             continue
-        if len(" ".join(text.split())) > MAX_BYLINE:
-            continue
-        for day, s, e in written_dates(text, lang):
+        yearless = False
+        if len(text) > 4 * MAX_BYLINE or len(" ".join(text.split())) > MAX_BYLINE:
+            dates = _dateline(text, lang)
+        else:
+            dates = written_dates(text, lang)
+            if not dates and (dates := _yearless(text, texts)):
+                yearless = True
+        for day, s, e in dates:
             if not headline.near(at + s, at + e):
                 continue
             before, distance = headline.distance(at + s, at + e)
@@ -286,12 +334,61 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
             if before and (shared.tag in ("body", "html") or next(shared.iter("nav"), None) is not None):
                 continue
             updated = _UPDATED.search(joined[max(0, at + s - 40): at + s]) is not None
-            rank = (updated, -headline.lineage[shared], distance)
+            # A date with its year printed before one whose year is inferred, wherever each is.
+            rank = (updated, yearless, -headline.lineage[shared], distance)
             if best is None or rank < best[0]:
                 best = (rank, day)
     if best is None:
-        return _dated_element(root, texts)
+        return _posted(texts, lang) or _dated_element(root, texts)
     return best[1].isoformat()
+
+
+def _dateline(text: str, lang: str) -> list[tuple[date, int, int]]:
+    """The date opening a long ``text`` and followed by a dash or a colon (a dateline), or none."""
+    stripped = text.lstrip()
+    lead = len(text) - len(stripped)
+    found = written_dates(stripped[:40], lang)
+    if found and found[0][1] == 0 and _DATELINE_END.match(stripped, found[0][2]):
+        return [(found[0][0], lead, lead + found[0][2])]
+    return []
+
+
+def _yearless(text: str, texts: _Texts) -> list[tuple[date, int, int]]:
+    """A date ``text`` prints with its weekday and no year, in the latest copyright year whose calendar has that weekday."""
+    match = _YEARLESS.search(text)
+    if match is None:
+        return []
+    years = texts.copyright_years()
+    month = _MONTHS.get((match.group("m") or match.group("m2")).casefold().rstrip("."))
+    number = int(match.group("d") or match.group("d2"))
+    weekday = _WEEKDAYS[match.group("w").casefold()]
+    for year in sorted(years, reverse=True):
+        day = _valid(year, month, number)
+        if day is not None and day.weekday() == weekday:
+            return [(day, match.start(), match.end())]
+    return []
+
+
+def _posted(texts: _Texts, lang: str) -> str | None:
+    """The date printed after words that say it is the publication's ("Posted on", "Published:"),
+    anywhere in the page, where all such say one day (a listing's or a thread's many say none)."""
+    joined = texts.joined()
+    days = set()
+    for match in _POSTED.finditer(joined):
+        found = written_dates(joined[match.end(): match.end() + 40], lang)
+        if found and found[0][1] == 0:
+            days.add(found[0][0])
+    return days.pop().isoformat() if len(days) == 1 else None
+
+
+def _byline_anchor(texts: _Texts) -> _Headline | None:
+    """The first byline of the page ("By Ana Lima") as where its article starts, for a page whose headline is not found."""
+    found = _bylines(texts, range(len(texts.texts)))
+    if not found:
+        return None
+    at, _, element = found[0]
+    index = bisect_right(texts.starts, at) - 1
+    return _Headline(at, at + len(texts.texts[index]), _lineage(element))
 
 
 # Names of the elements that print an article's date ("post-date", "entry-meta", "published").

@@ -18,8 +18,8 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.html import first_meta, meta_tags, meta_values, page_title
-from forest.bylines import MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
-from forest.metadata import is_url, json_ld_fields, microdata_fields, normalize_date, parse_date
+from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
+from forest.metadata import is_url, json_ld_fields, microdata_fields, parse_date
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -36,17 +36,20 @@ NEAR_MATCH_SHARE = 0.7
 # An element with more text than this multiple of the value's (spaces aside, plus 20 characters
 # for punctuation and a site name) cannot match it, even nearly.
 MAX_MATCH_RATIO = 3
-_BYLINE = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
 _META_TITLE = ("og:title", "twitter:title")
 _META_SITE = ("og:site_name", "application-name", "twitter:site")
-_META_AUTHOR = ("author", "article:author", "dc.creator", "DC.creator", "parsely-author", "sailthru.author")
-# Publication dates only (an update's date is another): the names trafilatura's htmldate reads first.
-_META_DATE = ("article:published_time", "datePublished", "pubdate", "date", "dc.date", "DC.date.issued",
-              "og:published_time", "sailthru.date", "published", "publish-date", "publishdate", "publish_date",
-              "publication_date", "parsely-pub-date", "dcterms.date", "dcterms.created", "DC.date", "citation_publication_date",
-              "article.published", "published_time", "pubDate", "article:published")
+# Meta names are compared case-folded ("DC.creator", "dc.creator"; "Byline" on New York Magazine's old pages).
+_META_AUTHOR = ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byline", "byl")
+# Publication dates only (an update's date is another): the names trafilatura's htmldate reads first, Dublin
+# Core's and scholarly pages' ("citation_date"), and a magazine's issue date ("Issue_Date").
+_META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.issued",
+              "og:published_time", "og:article:published_time", "sailthru.date", "published", "publish-date", "publishdate",
+              "publish_date", "publication_date", "parsely-pub-date", "dcterms.date", "dcterms.created", "citation_publication_date",
+              "citation_date", "citation_online_date", "article.published", "published_time", "article:published", "issue_date",
+              "datecreated")
+
 
 
 def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str, str]:
@@ -72,27 +75,35 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
 
 
 def extract_fields(
-    root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True
+    root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True,
+    body: bool = True,
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
-    then (``statements``) microdata, ``rel=author`` and ``<time>``.
+    then (``statements``) microdata, ``rel=author`` and ``<time>``, then what the page prints by its headline.
+
+    A date is given only where it reads as one (ISO 8601, see :func:`normalize_date`): a source
+    whose value is no date ("01/07/16", "last Tuesday") gives way to the next.
 
     :param fields: field -> XPath, as :func:`learn_fields` gives.
     :param html: the page's source; JSON-LD sits in ``<script>`` elements, which
         parsing removes, so it is read from here when a field is still missing.
-    :param statements: search the page body for microdata, ``<time>`` and what it prints by its
-        headline when author or date is still missing: a few walks of the tree, which a wrapper
-        spares (learning turned the site's own places for them into field XPaths; a field whose
-        learned place this page lacks is still searched for where the page prints it).
+    :param statements: search the page body for microdata, ``rel=author`` and ``<time>`` when author
+        or date is still missing: a walk of the tree, which a wrapper spares (learning turned the
+        site's own places for them into field XPaths).
+    :param body: search the body at all: False reads the page's head alone (meta tags and JSON-LD),
+        what learning compares the body's statements with.  Otherwise a date or an author still
+        missing is searched for where the page prints it, by its headline, with a wrapper too: a
+        site whose sample pages learned no place for it (another template, a byline learning
+        missed) prints it on this page all the same.
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
-    tags = meta_tags(root)
+    tags = _folded(meta_tags(root))
     site = {first_meta(tags, n).casefold() for n in _META_SITE} - {""}
     meta = {
         "title": _meta_title(root, site),
         "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), ""),
-        "date": normalize_date(first_meta(tags, *_META_DATE)),
+        "date": _iso(first_meta(tags, *_META_DATE)),
     }
     # The site's own name as the author (an "author" meta tag a CMS fills with it) says only who
     # publishes: a byline, wherever the page states one, names the writer.
@@ -103,25 +114,39 @@ def extract_fields(
         found[name] = found[name] or meta[name] or None
     if html is not None and not all(found.values()):
         linked = json_ld_fields(html)
+        linked["date"] = _iso(linked.get("date", ""))
         for name in FIELDS:
-            found[name] = found[name] or linked.get(name)
+            found[name] = found[name] or linked.get(name) or None
     if not found["title"] and site:
         # No headline stated but the <title>: without the site's name, when it carries it ("Headline | Site").
         title = page_title(root)
         found["title"] = (stripped if (stripped := strip_site_name(title, site)) != title else None)
-    if statements and not (found["author"] and found["date"]):
+    if body and statements and not (found["author"] and found["date"]):
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
-    # What the page prints by its headline: searched for every field still missing, or, with learned
-    # places (a wrapper's), for a field whose place this page lacks (another of the site's templates).
-    printed_for = [name for name in ("date", "author") if not found[name] and (statements or fields.get(name))]
+    # What the page prints by its headline: searched for every field still missing.
+    printed_for = [name for name in ("date", "author") if not found[name]] if body else []
     if printed_for:
         printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
     found["author"] = found["author"] or publisher or None
     return found
+
+
+def _folded(tags: Mapping[str, str]) -> dict[str, str]:
+    """Meta tags by their names case-folded, the first of each name kept."""
+    folded: dict[str, str] = {}
+    for name, value in tags.items():
+        folded.setdefault(name.casefold(), value)
+    return folded
+
+
+def _iso(value: str) -> str:
+    """``value`` in ISO 8601 when it reads as a date, else ''."""
+    parsed = parse_date(" ".join(value.split())) if value else None
+    return parsed.isoformat() if parsed is not None else ""
 
 
 def _meta_title(root: etree._Element, site: set[str]) -> str:
@@ -144,7 +169,7 @@ def _meta_title(root: etree._Element, site: set[str]) -> str:
 
 def _author(value: str) -> str:
     """A meta tag's author without the byline's words ("By Ana Lima"); '' for a URL (a profile page)."""
-    value = _BYLINE.sub("", value).strip(" ,;|")
+    value = BYLINE.sub("", value).strip(" ,;|")
     return "" if is_url(value) else value
 
 
@@ -290,14 +315,14 @@ def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
     if element is None:
         return None
     if name == "date":
-        stamp = element.get("datetime") or element.get("content")
+        stamp = _stamp(element)
         if stamp or parse_date(_text(element)) is not None or not len(element):
-            return normalize_date(stamp or _text(element)) or None
+            return _iso(stamp or _text(element)) or None
         # A dateline's container learned by its own text ("Posted: Thu, 10 Jan 2008 | By Reuters").
-        return normalize_date(" ".join(_own_text(element).split()) or _text(element)) or None
+        return _iso(" ".join(_own_text(element).split()) or _text(element)) or None
     text = _text(element)
     if name == "author":
-        text = _BYLINE.sub("", text).strip(" ,;|")
+        text = BYLINE.sub("", text).strip(" ,;|")
         if len(text.split()) > MAX_NAME_WORDS or any(c.isdigit() or c in "|•·" for c in text):
             # A byline element holding more than names ("Ana Lima | March 3, 2014 | 5 min read").
             text = person_name(text) or text
@@ -321,7 +346,8 @@ def _day(value: str) -> date | None:
 
 
 def _element_day(element: etree._Element) -> date | None:
-    stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None)
+    stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None) or (
+        element.get("title") if element.tag == "abbr" else None)
     if stamp:
         return _day(stamp)
     # Only short texts an element holds itself: a paragraph that mentions a date is not the date
@@ -331,6 +357,11 @@ def _element_day(element: etree._Element) -> date | None:
     if not text or len(text) > MAX_BYLINE or not _DIGIT.search(text):
         return None
     return _day(text)
+
+
+def _stamp(element: etree._Element) -> str | None:
+    """The timestamp an element states in an attribute: ``<time datetime>``, ``<meta content>``, hAtom's ``<abbr title>``."""
+    return element.get("datetime") or element.get("content") or (element.get("title") if element.tag == "abbr" else None)
 
 
 def _own_text(element: etree._Element) -> str:

@@ -24,15 +24,18 @@ _JSON_LD = re.compile(
 # JSON-LD types whose headline, author and date are the article's (schema.org's Article and
 # its subtypes); a WebPage's or an Organization's name is not the article's title.
 _ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|LiveBlogPosting)$")
-# The places microdata, <time> and rel=author state a date or an author, tried in this order
-# (the page's own statement of the publication date first, any <time> last); each place's first
+# The places microdata, <time>, hAtom's <abbr> and rel=author state a date or an author, tried in this order
+# (the page's own statement of the publication date first, any <time>, then an <abbr title=timestamp>
+# named for a date ("Thu Apr 2, 1:08 am ET" titled "2009-04-01T22:08:02-0700") last); each place's first
 # element in the page is the one read.  Found in one walk of the tree in Python, where an XPath
 # per place walked the whole tree six times.
-_DATE_PLACES = ("datePublished", "dateCreated", "pubdate", "datetime")
+_DATE_PLACES = ("datePublished", "dateCreated", "pubdate", "datetime", "abbr")
 _AUTHOR_PLACES = ("author", "rel")
 # Longer than this, an "author" element is a bio box, not a name.
 MAX_AUTHOR = 100
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+# The class of an <abbr> whose title is a timestamp (hAtom's "published", "updated"; "timedate").
+_DATE_NAMED = re.compile(r"date|time|published|updated", re.IGNORECASE)
 
 # Dates a page may print; the feed's date is compared by calendar day.
 _DATE_FORMATS = (
@@ -41,6 +44,7 @@ _DATE_FORMATS = (
 )
 _ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+_CLOCK_12H = re.compile(r"\d\s*[AaPp]\.?[Mm]\b")
 # A time zone written as a name after a timestamp ("2024-04-16 09:15 EST"): the names US and
 # European pages use, at their standard offsets.
 _ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
@@ -89,10 +93,11 @@ def parse_date(value: str) -> date | datetime | None:
             return datetime.strptime(cleaned, fmt).date()
         except ValueError:
             continue
-    try:
-        return parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        pass
+    if not _CLOCK_12H.search(text):  # RFC 2822 has no AM/PM: its reader gives "5:50 PM" as 05:50
+        try:
+            return parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            pass
     # A short text that holds one written date among other words ("Posted on Sat 11 February 2017",
     # "8:43 AM, April 19, 2013"): a byline's, read as its day.
     if len(text) <= MAX_BYLINE:
@@ -136,11 +141,12 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
 
 
 def microdata_fields(root: etree._Element) -> dict[str, str]:
-    """Author and date from microdata (``itemprop``), ``rel=author`` and ``<time datetime>``, where present."""
+    """Author and date from microdata (``itemprop``), ``rel=author``, ``<time datetime>`` and ``<abbr title>``, where present."""
     first = _places(root)
     found: dict[str, str] = {}
     for dated in (first[place] for place in _DATE_PLACES if place in first):
-        stamp = " ".join((dated.get("datetime") or dated.get("content") or _text(dated)).split())
+        stamp = " ".join((dated.get("datetime") or dated.get("content") or (dated.get("title") if dated.tag == "abbr" else "")
+                          or _text(dated)).split())
         if stamp and parse_date(stamp) is not None:
             found["date"] = normalize_date(stamp)
             break
@@ -157,13 +163,13 @@ def microdata_fields(root: etree._Element) -> dict[str, str]:
 
 def _places(root: etree._Element) -> dict[str, etree._Element]:
     """The first element of each place of _DATE_PLACES and _AUTHOR_PLACES (``itemprop`` anywhere;
-    ``<time pubdate>`` anywhere; ``<time datetime>`` and ``rel=author`` in the body)."""
+    ``<time pubdate>`` and ``<abbr title>`` named for a date anywhere; ``<time datetime>`` and ``rel=author`` in the body)."""
     first: dict[str, etree._Element] = {}
     body = root.find("body")
     for element in root.iter(etree.Element):
         get = element.get
         itemprop, rel, tag = get("itemprop"), get("rel"), element.tag
-        if itemprop is None and rel is None and tag != "time":
+        if itemprop is None and rel is None and tag != "time" and tag != "abbr":
             continue
         if itemprop in ("datePublished", "dateCreated", "author"):
             first.setdefault(itemprop, element)
@@ -175,6 +181,8 @@ def _places(root: etree._Element) -> dict[str, etree._Element]:
                 first.setdefault("pubdate", element)
             if get("datetime") is not None and in_body:
                 first.setdefault("datetime", element)
+        if tag == "abbr" and get("title") and _DATE_NAMED.search(get("class") or ""):
+            first.setdefault("abbr", element)
     return first
 
 

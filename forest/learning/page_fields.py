@@ -31,7 +31,7 @@ def site_fields(
     """
     values: list[dict[str, str]] = []
     needed: set[str] = set()
-    heads = [extract_fields(root, {}, html=html, statements=False) if meta is None else None for root, html, meta in samples]
+    heads = [extract_fields(root, {}, html=html, body=False) if meta is None else None for root, html, meta in samples]
     stated = [head["title"] for head in heads if head is not None]
     # A title the head states alike on every sample page (og:title) is the site's name, not the
     # article's: the headline is then read from <title> and learned where the page shows it.

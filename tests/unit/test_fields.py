@@ -7,7 +7,8 @@ import json
 import pytest
 from lxml import etree
 
-from forest.fields import extract_fields, json_ld_fields, learn_fields, normalize_date
+from forest.fields import extract_fields, learn_fields
+from forest.metadata import json_ld_fields, normalize_date
 from forest.html import parse_html
 from forest.wrapper import Wrapper
 from keywords.model import Metadata
