@@ -1,6 +1,6 @@
 """Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
-lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx) and the
-per-element feature counts (_features.pyx).
+lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), the
+per-element feature counts (_features.pyx) and learning's page index (forest/learning/_name.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -15,7 +15,7 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native code (forest/classifier/*.pyx) needs a C compiler and Python's headers, "
+    "forest: building its native code (forest/classifier/*.pyx, forest/learning/_name.pyx) needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
 )
@@ -43,6 +43,8 @@ def extensions() -> list[Extension]:
         Extension("forest.classifier._trees", ["forest/classifier/_trees.pyx"]),
         Extension("forest.classifier._text", ["forest/classifier/_text.pyx"]),
         Extension("forest.classifier._features", ["forest/classifier/_features.pyx"]),
+        # Learning's page index and pattern keys: lxml's C API, as the page pass.
+        Extension("forest.learning._name", ["forest/learning/_name.pyx"], include_dirs=lxml.get_include()),
     ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
     return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)

@@ -1,0 +1,6 @@
+# Types of learning's native page index (forest/learning/_name.pyx), for mypy.
+from lxml import etree
+
+def index_body(
+    root: etree._Element, with_keys: bool = ...
+) -> tuple[list[etree._Element], list[int], list[int], list[int], list[list[str]], dict[str, list[int]]]: ...

@@ -1,0 +1,174 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Learning's page index in C: one walk over a parsed body's libxml2 nodes that lists its elements, their
+parents, subtree ends and depths, their own text and tails, and names every element by its pattern keys.
+
+It computes what ``patterns.dom.index_page`` computes over lxml's elements one Python attribute read
+at a time (its reference: tests/learning/test_native_index.py asserts they are equal on every field
+and key of the shared datasets' pages).  The keys themselves are spelled by patterns.dom's own
+functions (``_own_keys``, ``_XPATH_NAME``), so the two cannot disagree on a key's text.
+
+It reads lxml's and libxml2's structs as forest.classifier._walk does, and is built by the same
+setup.py against the same lxml: importing that module first refuses a mismatched lxml version.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport strcmp
+from libc.stdint cimport int64_t
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode, xmlAttr
+
+from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
+from keywords.tokenize import tokenize
+from patterns.dom import ANCHOR_DISTANCE, _XPATH_NAME, _own_keys
+
+cetree.import_lxml__etree()
+
+
+cdef inline bint _is_text(xmlNode* c_node) noexcept nogil:
+    return c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* c_node) noexcept nogil:
+    # lxml's _textNodeOrSkip: the text node that starts a .text or .tail, past XInclude markers.
+    while c_node is not NULL:
+        if _is_text(c_node):
+            return c_node
+        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
+            c_node = c_node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline xmlNode* _next_element(xmlNode* c_node) noexcept nogil:
+    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
+        c_node = c_node.next
+    return c_node
+
+
+cdef object _value(xmlNode* c_node, const char* name):
+    # element.get(name): the first attribute of that name in no namespace, else None.
+    cdef xmlAttr* c_attr = c_node.properties
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
+            return cetree.attributeValue(c_node, c_attr)
+        c_attr = c_attr.next
+    return None
+
+
+cdef inline int _add(list terms, object text) except -1:
+    # index_page's test: most texts between tags are the markup's indentation, with no terms.
+    if text is not None and text and not (<str>text).isspace():
+        terms.extend(tokenize(text))
+    return 0
+
+
+cdef inline int _put(dict keys, str key, object i) except -1:
+    found = keys.get(key)
+    if found is None:
+        keys[key] = [i]
+    else:
+        (<list>found).append(i)
+    return 0
+
+
+def index_body(root, bint with_keys=True):
+    """``patterns.dom.index_page(root, with_keys=with_keys)``'s fields, as a tuple:
+    (elements, parent, end, depth, terms, keys), the lists PageIndex holds."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef cetree._Document doc = top._doc
+    cdef xmlNode* c_root = top._c_node
+    cdef xmlNode* c_node = c_root
+    cdef xmlNode* child
+    cdef list elements = [], parent = [], end = [], depth = [], terms = []
+    cdef list names = []  # each element's tag, None where XPath cannot name it
+    cdef list anchors = []  # each element's anchor steps
+    cdef dict keys = {}
+    cdef dict nameable = {}  # tag -> whether XPath can name it: a page has a few dozen tags
+    cdef Py_ssize_t cap = 64, d = 0, i = 0, n, up, level
+    cdef int64_t* stack = <int64_t*>malloc(cap * sizeof(int64_t))  # element index at each open depth
+    cdef int64_t* grown
+    cdef list own
+    cdef str tag, path, step, key
+    if stack is NULL:
+        raise MemoryError()
+    if c_root.type != tree.XML_ELEMENT_NODE:
+        free(stack)
+        raise TypeError("index_body() needs an element")
+    try:
+        while True:
+            # Enter c_node: element i at depth d.
+            if d >= cap:
+                cap *= 2
+                grown = <int64_t*>realloc(stack, cap * sizeof(int64_t))
+                if grown is NULL:
+                    raise MemoryError()
+                stack = grown
+            stack[d] = i
+            up = stack[d - 1] if d > 0 else -1
+            elements.append(cetree.elementFactory(doc, c_node))
+            parent.append(up)
+            end.append(i)
+            depth.append(d + 2)  # the body sits under html (level 1)
+            own = []
+            terms.append(own)
+            if _text_or_skip(c_node.children) is not NULL:
+                _add(own, cetree.textOf(c_node))
+            if up >= 0 and _text_or_skip(c_node.next) is not NULL:
+                _add(<list>terms[up], cetree.tailOf(c_node))
+            if with_keys:
+                tag = cetree.namespacedName(c_node)
+                usable = nameable.get(tag)
+                if usable is None:
+                    usable = nameable[tag] = _XPATH_NAME.match(tag) is not None
+                if not usable:
+                    names.append(None)
+                    anchors.append(())
+                else:
+                    names.append(tag)
+                    if c_node.properties is not NULL:
+                        mine, steps = _own_keys(tag, _value(c_node, "id"), _value(c_node, "class"),
+                                                _value(c_node, "itemprop"), _value(c_node, "role"))
+                    else:
+                        mine, steps = _own_keys(tag)
+                    anchors.append(steps)
+                    for key in mine:
+                        _put(keys, key, i)
+                    # Anchored paths: //div[@id='story']/div/p for every attributed ancestor close by.
+                    path = tag
+                    n = up
+                    for level in range(ANCHOR_DISTANCE):
+                        if n < 0:
+                            break
+                        for step in <tuple>anchors[n]:
+                            _put(keys, f"//{step}/{path}", i)
+                        above = names[n]
+                        if above is None:
+                            break
+                        path = f"{above}/{path}"
+                        n = <Py_ssize_t>parent[n]
+            i += 1
+            child = _next_element(c_node.children)
+            if child is not NULL:
+                c_node = child
+                d += 1
+                continue
+            # Leave elements until one has a next sibling element; each left element's subtree ends at i - 1.
+            while True:
+                end[stack[d]] = i - 1
+                if d == 0:
+                    break
+                child = _next_element(c_node.next)
+                if child is not NULL:
+                    break
+                c_node = c_node.parent
+                d -= 1
+            if d == 0:
+                break
+            c_node = child
+    finally:
+        free(stack)
+    return elements, parent, end, depth, terms, keys
+

@@ -1,0 +1,125 @@
+"""Learning's native page index (forest.learning._name, forest.learning.index.page_index) against its
+reference, patterns.dom.index_page over lxml's elements: equal on every element, parent, subtree end,
+depth, term list and key (in the keys' order too: learning reads them in that order), over hand-made
+and generated pages and a fixed sample of every shared dataset's pages (``-m bench``: all of them).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from dataset_pages import bodies, dataset_pages
+from forest.html import parse_html
+from forest.learning.index import page_index
+from patterns.dom import PageIndex, index_page
+
+
+def same(got: PageIndex, want: PageIndex) -> None:
+    assert len(got.elements) == len(want.elements)
+    assert all(a is b for a, b in zip(got.elements, want.elements))
+    assert (got.parent, got.end, got.depth) == (want.parent, want.end, want.depth)
+    assert got.terms == want.terms
+    assert got.n_terms == want.n_terms
+    assert list(got.keys.items()) == list(want.keys.items())
+
+
+def check(body: etree._Element) -> None:
+    same(page_index(body), index_page(body))
+    same(page_index(body, with_keys=False), index_page(body, with_keys=False))
+    same(page_index(body, paths=True), index_page(body, paths=True))
+
+
+def body_of(page: str) -> etree._Element:
+    body = parse_html(page).find("body")
+    assert body is not None
+    return body
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<html><body></body></html>",
+        "<html><body>text only, 42 words</body></html>",
+        "<html><body><div id='story' class='a  b a'>one<p>two <b>three</b> four</p>five<!-- c -->six</div>seven</body></html>",
+        # Values no XPath literal can quote, over-long values, blank values, and tags XPath cannot name.
+        "<html><body><div class=\"it's &quot;q&quot;\" id=\" \"><p class='" + "x" * 130 + "'>a</p></div>"
+        "<p:q role='main'>b<span itemprop=name>c</span></p:q><a\"b>d</a\"b></body></html>",
+        # Anchored paths three levels down, through an element without attributes.
+        "<html><body><div id='a'><section><div><p>deep</p></div></section></div><div role='x'><ul><li>i</li></ul></div></body></html>",
+        # Unspaced scripts, numbers, combining accents, and whitespace beyond ASCII.
+        "<html><body><p>東京 2024 cafe\u0301 \xa0</p><p>\u3000</p><span>\x1c</span></body></html>",
+        "<html><body>" + "<div class='d'>" * 120 + "deep" + "</div>" * 120 + "</body></html>",
+    ],
+    ids=["empty", "text-only", "tails", "unquotable", "anchored", "unicode", "deep"],
+)
+def test_the_native_index_equals_the_reference(page: str) -> None:
+    check(body_of(page))
+
+
+def test_an_index_from_any_element_equals_the_reference() -> None:
+    body = body_of("<html><body><div id='d'>x<div class='c'>in <b>a</b></div>tail</div><p id=p>p<i>i</i>t</p></body></html>")
+    for element in body.iter(etree.Element):
+        check(element)
+
+
+def test_namespaced_and_hand_built_trees_equal_the_reference() -> None:
+    root = etree.fromstring(b"<body xmlns:x='urn:x'><div x:class='n' class='c'>a<![CDATA[ b ]]>c</div><x:div id='i'>d</x:div>"
+                            b"<?pi data?>f</body>", etree.XMLParser(strip_cdata=False))
+    check(root)
+    built = etree.Element("body")
+    etree.SubElement(built, "p", {"class": "made"}).text = "made by hand"
+    etree.SubElement(built, "div").tail = " and a tail "
+    check(built)
+
+
+TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "section", "x-card", "nav"]
+WORDS = ["word", "x", "é", "中文", "42", " ", "\n", "\xa0", "\u3000", "&amp;", "a.b", "it's"]
+ATTRIBUTES = [
+    "", " class='story main'", " class='story  story'", " id='x'", " role='navigation'", " itemprop='headline'",
+    " class='' id=''", " href='/' itemprop='url' role='link' id='l'", " class=\"a'b c\"", " data-x='1'",
+]
+texts = st.lists(st.sampled_from(WORDS), max_size=6).map("".join)
+leaves = texts | st.sampled_from(["<!-- c -->", "<br>", "<img src=x>"])
+fragments = st.recursive(
+    leaves,
+    lambda inner: st.builds(lambda tag, attributes, children: f"<{tag}{attributes}>{''.join(children)}</{tag}>",
+                            st.sampled_from(TAGS), st.sampled_from(ATTRIBUTES), st.lists(inner, max_size=4)),
+    max_leaves=30,
+)
+pages = st.lists(fragments, max_size=5).map(lambda parts: "<html><body>" + "".join(parts) + "</body></html>")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages)
+def test_generated_pages_index_as_the_reference(page: str) -> None:
+    check(body_of(page))
+
+
+def _skip_without_datasets() -> None:
+    from eval.datasets import available
+
+    if not available():
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_indexes_as_the_reference() -> None:
+    _skip_without_datasets()
+    checked = 0
+    for html in dataset_pages(every=False).values():
+        for body in bodies(html):
+            check(body)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_every_dataset_page_indexes_as_the_reference() -> None:
+    _skip_without_datasets()
+    for html in dataset_pages(every=True).values():
+        for body in bodies(html):
+            check(body)
