@@ -27,8 +27,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lxml import etree
-
 from forest.learning.consensus import MAX_CUT_SHARE, MIN_PAGES
 from patterns.ranking import ScoredPage
 from patterns.refine import KEPT_TAGS, is_single_step
@@ -124,6 +122,15 @@ def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template:
         return []
     region_x, region_n = totals
     chosen = []
+    # Several keys name the same element of a page (its class, its id): its label is read once.
+    opened_by: dict[tuple[int, tuple[int, ...]], str | None] = {}
+
+    def label_of(part: _Part) -> str | None:
+        known = (id(part.page), part.elements)
+        if known not in opened_by:
+            opened_by[known] = part.label(template)
+        return opened_by[known]
+
     for key in sorted({key for page_parts in parts for key in page_parts}):
         found = [page_parts[key] for page_parts in parts if key in page_parts]
         x, n = sum(p.keywords for p in found), sum(p.terms for p in found)
@@ -132,7 +139,7 @@ def _boxes(parts: Sequence[dict[str, _Part]], totals: tuple[int, int], template:
             continue
         if any(2 * p.keywords >= p.region_keywords > 0 for p in found):  # where the article is, on a page
             continue
-        labels = [p.label(template) for p in found]
+        labels = [label_of(p) for p in found]
         label, opened = max(Counter(label for label in labels if label is not None).items(), key=lambda item: item[1],
                             default=(None, 0))
         if opened < MIN_PAGES or 2 * opened < len(found) or (everywhere and opened < len(found)) \
@@ -154,6 +161,14 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
     # Key lists are in document order: bisect finds each key's elements in each region node.
     spans = [(node + 1, index.end[node] + 1) if inside else (node, node + 1) for node in region]
     region_x, region_n = sum(page.x[i] for i in region), sum(page.n[i] for i in region)
+    # The page's <pre> and <code> elements, in document order (their tag keys): a part holds code when
+    # one lies in its subtree, a range of the document order (bisect, not a walk of every part).
+    listings = sorted(i for tag in KEPT_TAGS for i in index.keys.get(f"//{tag}", ()))
+
+    def holds_code(i: int) -> bool:
+        at = bisect_left(listings, i)
+        return at < len(listings) and listings[at] <= index.end[i]
+
     found: dict[str, _Part] = {}
     for key, nodes in index.keys.items():
         if not _exact_step(key):
@@ -162,7 +177,7 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
         if not within:
             continue
         within = index.outermost(within)
-        if index.elements[within[0]].tag in KEPT_TAGS or any(_holds_code(index.elements[i]) for i in within):
+        if index.elements[within[0]].tag in KEPT_TAGS or any(map(holds_code, within)):
             continue
         found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within), region_x, region_n)
     return found
@@ -173,6 +188,3 @@ def _exact_step(key: str) -> bool:
     """Whether ``key`` is one step with an exact attribute value (``//div[@class='author-bio']``)."""
     return is_single_step(key) and "[@" in key and "contains(" not in key
 
-
-def _holds_code(element: etree._Element) -> bool:
-    return next(element.iter(*KEPT_TAGS), None) is not None

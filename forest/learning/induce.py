@@ -23,6 +23,7 @@ from forest.learning.comments import COMMENT_SECTIONS, CommentNamed, comments_na
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
+from forest.learning.index import page_index
 from forest.learning.consensus import (
     MIN_ITEM_SHARE, PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
 )
@@ -40,7 +41,7 @@ from patterns.choose import Choice, choose, disagreements
 from patterns.ranking import Ranked, ScoredPage, matches, rank, rank_paper, score_page
 from patterns.model import Pattern
 from patterns.refine import KEPT_TAGS, boilerplate_subpatterns, core_step
-from patterns.dom import PageIndex, index_page
+from patterns.dom import PageIndex
 from patterns.text import BLOCK_TAGS, Block, prose_share, text_blocks
 
 
@@ -136,7 +137,8 @@ class Inducer:
             region_blocks: list[list[Block]] = [[] for _ in scored]  # @dfs patterns are not in the page index
         elif settings.ranking == "forest":
             self.ranked_ = rank(scored, scoring=settings.scoring, candidates=settings.candidates)
-            choice, refused = _guarded_choice(self.ranked_, scored, settings.max_alternates)
+            blocks = _RegionBlocks(scored)
+            choice, refused = _guarded_choice(self.ranked_, scored, settings.max_alternates, blocks)
             if refused:
                 count = f"{refused} candidate region{'s' if refused > 1 else ''}"
                 notes.append(f"refused {count}: the whole page, a caption, footer or navigation, or no sentence-like text")
@@ -165,7 +167,7 @@ class Inducer:
                     labels = []
             # A run of paragraphs becomes their container when it adds only the article's structure.
             choice = paragraph_containers(choice, scored, settings.scoring)
-            chosen, regions, region_blocks = _narrow(choice, scored)
+            chosen, regions, region_blocks = _narrow(choice, scored, blocks)
             explained = [k for k, region in enumerate(regions) if region]
             # Text every sample region repeats is the template's, unless the classifier, not trusted
             # on this site, rejects most of the regions: it is then an item's labels (consensus.MIN_ITEM_SHARE).
@@ -188,7 +190,8 @@ class Inducer:
             # Code is never cut (patterns.refine.KEPT_TAGS): neither a part whose text is a listing (a Hexo
             # blog's <figure class="highlight plain"> around its <pre>), nor a line of code that several
             # of the sample's listings repeat ("}", "$ make build"), which is not the template's.
-            exclusions = [xpath for xpath in exclusions if not _cuts_code(xpath, sample_regions)]
+            listed = _with_code(sample_regions)
+            exclusions = [xpath for xpath in exclusions if not _cuts_code(xpath, listed)]
             template -= _code_texts(sample_regions)
             # The site's comment containers, cut from the article; its thread is read on request (forest.learning.comments).
             threads = learn_comments([(named[k], region) for k, region in zip(explained, sample_regions)],
@@ -266,7 +269,7 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
             skipped.append((name, str(exc)))
             continue
         meta = page.meta or Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
-        index = index_page(root.find("body"), paths=settings.candidates == "paths")
+        index = page_index(root.find("body"), paths=settings.candidates == "paths")
         samples.append(_Sample(name, page, root, index, meta, shell))
     return samples, skipped
 
@@ -314,7 +317,7 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions),
         holders=tuple(_holder(p.element, p.block.text, inline) for p in predictions),
-        landmark=tuple(map(_in_landmark, (p.element for p in predictions))),
+        landmark=tuple(map(_Landmarks().inside, (p.element for p in predictions))),
     )
 
 
@@ -343,7 +346,8 @@ def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[
         holder = same[0]
 
 
-def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int) -> tuple[Choice, int]:
+def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alternates: int, blocks: _RegionBlocks | None = None,
+                    ) -> tuple[Choice, int]:
     """:func:`patterns.choose.choose`, with the regions no article can be refused.
 
     A pattern whose region is the page's body, lies in a caption, its footer or navigation,
@@ -354,9 +358,21 @@ def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alte
     """
     refused = 0
     candidates = list(ranked)
+    blocks = blocks or _RegionBlocks(scored)
+    # Each choice made again keeps most of the patterns of the last: a pattern's verdict on the same pages is kept.
+    verdicts: dict[tuple[str, tuple[int, ...]], bool] = {}
+
+    def article_like(choice: Choice, j: int) -> bool:
+        xpath = choice.patterns[j].pattern.xpath
+        members = tuple(k for k, a in enumerate(choice.assignment) if a == j)
+        verdict = verdicts.get((xpath, members))
+        if verdict is None:
+            verdict = verdicts[xpath, members] = _article_like(xpath, scored, choice, j, blocks)
+        return verdict
+
     while True:
         choice = choose(candidates, len(scored), max_alternates=max_alternates)
-        bad = [j for j, r in enumerate(choice.patterns) if not _article_like(r.pattern.xpath, scored, choice, j)]
+        bad = [j for j in range(len(choice.patterns)) if not article_like(choice, j)]
         if not bad:
             return choice, refused
         if refused >= MAX_REFUSED:
@@ -368,7 +384,7 @@ def _guarded_choice(ranked: list[Ranked], scored: Sequence[ScoredPage], max_alte
         refused += len(drop)
 
 
-def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: int) -> bool:
+def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: int, blocks: _RegionBlocks) -> bool:
     """Whether pattern ``j`` of ``choice`` selects, on the pages it explains, neither the whole body, nor
     a caption, footer or navigation, nor text without a sentence."""
     members = [k for k, a in enumerate(choice.assignment) if a == j]
@@ -378,8 +394,27 @@ def _article_like(xpath: str, scored: Sequence[ScoredPage], choice: Choice, j: i
         nodes = index.outermost(matches(index, xpath))
         if 0 in nodes or any(_in_landmark(index.elements[i]) for i in nodes):  # 0: the body itself
             return False
-        prose = max(prose, prose_share(text_blocks(index.elements[i] for i in nodes)))
+        prose = max(prose, prose_share(blocks.of(k, nodes)))
     return prose >= MIN_PROSE_SHARE
+
+
+class _RegionBlocks:
+    """The text blocks (patterns.text.text_blocks) of regions of the sample pages, each region's kept: choosing
+    the patterns (:func:`_article_like`) and narrowing them (:func:`_narrow`) read the same regions' text again,
+    and the trees do not change until the span is learned."""
+
+    def __init__(self, scored: Sequence[ScoredPage]) -> None:
+        self._scored = scored
+        self._known: dict[tuple[int, tuple[int, ...]], list[Block]] = {}
+
+    def of(self, k: int, nodes: Sequence[int]) -> list[Block]:
+        """The blocks of the nodes (element indices of page ``k``'s index), a new list."""
+        key = (k, tuple(nodes))
+        found = self._known.get(key)
+        if found is None:
+            elements = self._scored[k].index.elements
+            found = self._known[key] = text_blocks(elements[i] for i in nodes)
+        return list(found)
 
 
 def _in_landmark(element: etree._Element) -> bool:
@@ -390,19 +425,45 @@ def _in_landmark(element: etree._Element) -> bool:
     first on product pages (wceb2026's apple.com learned //footer[@role='contentinfo']/div).
     """
     for node in (element, *element.iterancestors()):
-        if node.tag in NOT_ARTICLE_TAGS or node.get("role") in NOT_ARTICLE_ROLES:
+        if _marks_landmark(node):
             return True
     return False
 
 
-def _narrow(choice: Choice, scored: Sequence[ScoredPage]) -> tuple[list[Pattern], list[list[int]], list[list[Block]]]:
+def _marks_landmark(node: etree._Element) -> bool:
+    return node.tag in NOT_ARTICLE_TAGS or node.get("role") in NOT_ARTICLE_ROLES
+
+
+class _Landmarks:
+    """:func:`_in_landmark` of many elements of one tree, each element's answer kept: a page's blocks
+    share their ancestors, which the test would otherwise read again for every block."""
+
+    def __init__(self) -> None:
+        self._inside: dict[etree._Element, bool] = {}
+
+    def inside(self, element: etree._Element) -> bool:
+        known = self._inside
+        chain: list[etree._Element] = []
+        node: etree._Element | None = element
+        while node is not None and node not in known:
+            chain.append(node)
+            node = node.getparent()
+        inside = known[node] if node is not None else False
+        # An element is in a landmark when it is one or its parent is in one: from the top down.
+        for node in reversed(chain):
+            inside = inside or _marks_landmark(node)
+            known[node] = inside
+        return inside
+
+
+def _narrow(choice: Choice, scored: Sequence[ScoredPage], blocks: _RegionBlocks) -> tuple[list[Pattern], list[list[int]], list[list[Block]]]:
     """The chosen patterns, each narrowed to its core and with its prose statistic, and each
     sample page's region under the pattern that explains it (empty when none does) and its blocks."""
     regions = [
         scored[k].index.outermost(matches(scored[k].index, choice.patterns[j].pattern.xpath)) if j >= 0 else []
         for k, j in enumerate(choice.assignment)
     ]
-    region_blocks = [text_blocks(scored[k].index.elements[i] for i in region) for k, region in enumerate(regions)]
+    region_blocks = [blocks.of(k, region) for k, region in enumerate(regions)]
     patterns = []
     for j, ranked in enumerate(choice.patterns):
         members = [k for k, a in enumerate(choice.assignment) if a == j]
@@ -491,9 +552,17 @@ def _code_texts(regions: Sequence[Sequence[etree._Element]]) -> frozenset[str]:
     return frozenset(block.text for block in text_blocks(listings))
 
 
+def _with_code(regions: Sequence[Sequence[etree._Element]]) -> list[list[etree._Element]]:
+    """Each region's nodes that hold a ``<pre>`` or ``<code>``: a part of the others has no code, and
+    :func:`_cuts_code` need not look for it there (an article without a listing is most of them)."""
+    return [[node for node in region if next(node.iter(*KEPT_TAGS), None) is not None] for region in regions]
+
+
 def _cuts_code(xpath: str, regions: Sequence[Sequence[etree._Element]]) -> bool:
     """Whether the exclusion ``xpath`` cuts, inside one of the sample ``regions``, a part that is mostly
     code: at least MIN_CODE_SHARE of its letters in ``<pre>`` or ``<code>``."""
+    if not any(regions):
+        return False
     try:
         find = etree.XPath(f".{xpath}")
     except etree.XPathSyntaxError:

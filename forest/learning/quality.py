@@ -9,12 +9,12 @@ from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import extract
 from forest.html import parse_html, script_shell
+from forest.learning.index import page_index
 from forest.model import Page
 from forest.page import ParsedPage
 from forest.wrapper import Wrapper
 from keywords.tfidf import tfidf_terms
 from keywords.tokenize import tokenize
-from patterns.dom import index_page
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.scoring import informativeness
 
@@ -39,7 +39,7 @@ def fit_quality(wrapper: Wrapper, pages: Sequence[Page], settings: Settings | No
                 root = parse_html(page.html, max_bytes=settings.max_page_bytes, noscript=True)
         except ParseError:
             continue
-        indexed.append((parsed, index_page(root.find("body"), with_keys=False)))
+        indexed.append((parsed, page_index(root.find("body"), with_keys=False)))
     if not indexed:
         return 0.0
     found = tfidf_terms([index.page_terms() for _, index in indexed], k=settings.n_keywords)

@@ -1,0 +1,96 @@
+"""Learning's shortcuts against what they stand for: each gives the answer of the plain computation it skips or keeps.
+
+Learning reads the same things of its sample pages many times (an element's ancestors for every block
+under it, a region's text for every choice that keeps its pattern); these tests hold each shortcut to
+the plain reading on hand-made and generated pages.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from forest.html import parse_html
+from forest.learning.boxes import _parts
+from forest.learning.index import page_index
+from forest.learning.induce import _cuts_code, _in_landmark, _Landmarks, _RegionBlocks, _with_code
+from keywords.model import Keywords
+from patterns.ranking import score_page
+from patterns.refine import KEPT_TAGS
+from patterns.text import text_blocks
+
+TAGS = ["div", "p", "span", "a", "section", "nav", "footer", "figcaption", "pre", "code", "ul", "li", "table", "th"]
+ATTRIBUTES = [
+    "", " class='story'", " id='comments'", " class='Comment-List x'", " id='disqus_thread'", " role='navigation'",
+    " role='contentinfo' class='box'", " class='highlight'", " class='box' id='reactions'",
+]
+WORDS = ["word", "code", "x = 1", " ", "one two three", "\n", "}"]
+leaves = st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join)
+fragments = st.recursive(
+    leaves,
+    lambda inner: st.builds(lambda tag, attributes, children: f"<{tag}{attributes}>{''.join(children)}</{tag}>",
+                            st.sampled_from(TAGS), st.sampled_from(ATTRIBUTES), st.lists(inner, max_size=4)),
+    max_leaves=25,
+)
+pages = st.lists(fragments, min_size=1, max_size=4).map(lambda parts: "<html><body>" + "".join(parts) + "</body></html>")
+generated = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@generated
+@given(pages)
+def test_landmarks_kept_per_element_equal_the_walk_up_from_each(page: str) -> None:
+    body = parse_html(page).find("body")
+    landmarks = _Landmarks()
+    elements = list(body.iter(etree.Element))
+    # Out of document order too: an element asked after its descendants reads what they kept.
+    for element in [*reversed(elements), *elements]:
+        assert landmarks.inside(element) == _in_landmark(element)
+
+
+@generated
+@given(pages, st.data())
+def test_exclusions_are_tested_for_code_only_where_the_region_has_some(page: str, data: st.DataObject) -> None:
+    body = parse_html(page).find("body")
+    elements = list(body.iter(etree.Element))
+    region = data.draw(st.lists(st.sampled_from(elements), max_size=3))
+    for xpath in ("//pre", "//div[@class='highlight']", "//section", "//p/code", "//*[@id='comments']", "//div["):
+        assert _cuts_code(xpath, _with_code([region])) == _cuts_code(xpath, [region])
+
+
+def test_a_region_without_code_cuts_none() -> None:
+    body = parse_html("<html><body><div><figure class='f'><pre>x = 1</pre></figure><p>words</p></div></body></html>").find("body")
+    div = body[0]
+    assert _with_code([[div, div[1]]]) == [[div]]
+    assert _cuts_code("//figure[@class='f']", _with_code([[div]]))
+    assert not _cuts_code("//figure[@class='f']", _with_code([[div[1]]]))
+
+
+@generated
+@given(pages)
+def test_box_parts_hold_code_as_their_subtrees_do(page: str) -> None:
+    index = page_index(parse_html(page).find("body"))
+    scored = score_page(index, Keywords(terms=("word",), weights=(1.0,), source="tfidf"))
+    for inside in (True, False):
+        parts = _parts(scored, [0], inside=inside)
+        for key, part in parts.items():
+            assert not any(next(index.elements[i].iter(*KEPT_TAGS), None) is not None for i in part.elements), key
+        # And every key the plain test lets through is there.
+        for key, nodes in index.keys.items():
+            if re.fullmatch(r"//[\w-]+\[@[a-z]+='[^']*'\]", key) and key not in parts:
+                spans = [(1, index.end[0] + 1)] if inside else [(0, 1)]
+                within = index.outermost(i for i in nodes if any(lo <= i < hi for lo, hi in spans))
+                assert not within or index.elements[within[0]].tag in KEPT_TAGS or any(
+                    next(index.elements[i].iter(*KEPT_TAGS), None) is not None for i in within), key
+
+
+def test_region_blocks_are_the_regions_text_blocks_in_a_new_list_each_time() -> None:
+    index = page_index(parse_html("<html><body><div><p>one two</p><a href='/'>menu</a></div><p>three</p></body></html>").find("body"))
+    scored = [score_page(index, Keywords(terms=("one",), weights=(1.0,), source="tfidf"))]
+    blocks = _RegionBlocks(scored)
+    first = blocks.of(0, [1, 4])
+    assert first == text_blocks([index.elements[1], index.elements[4]])
+    first.clear()
+    assert blocks.of(0, (1, 4)) == text_blocks([index.elements[1], index.elements[4]])
