@@ -98,10 +98,14 @@ _INSIDE = etree.XPath("count(.//text())")
 # The words a byline opens with ("By Ana Lima", "Written by", "Von", "Par"...), dropped from a name.
 BYLINE = re.compile(r"^\s*(?:(?:written|posted|words|story|text|reported|report)\s+by|by|von|par|por|di|door|auteur|autor|author)"
                     r"\b[\s:]*", re.IGNORECASE)
+# "by" after a separator, inside a short text: a dateline's byline ("12/28/2005 3:33:49 PM, by Anders Bylund").
+_INNER_BY = re.compile(r"[,|•·—–]\s*by\s+(?=\w)", re.IGNORECASE)
+_CLOCK = re.compile(r"\d:\d\d")
 # Their first letters, a cheaper test of a text before the pattern's.
 _BYLINE_STARTS = ("written", "posted", "words", "story", "text", "report", "by", "von", "par", "por", "di", "door", "aut")
-# Elements that hold a byline by their names (class, id, itemprop, rel): trafilatura's author XPaths read the same hints.
-_HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
+# Elements that hold a byline by their names (class, id, itemprop, rel): trafilatura's author XPaths read the same
+# hints, and BBC's class "byl" (a word: "shopbylink" is none).
+_HINTS = ("author", "byline", r"\bbyl\b", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
           "reporter", "contributor")
 # Elements with a name to read (one XPath, in C); the hints are searched in their names in Python
 # (an XPath of contains() for each hint was five times slower).
@@ -462,11 +466,21 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
 
 
 def _bylines(texts: _Texts, indexes: range) -> list[tuple[int, str, etree._Element]]:
-    """``(offset, name, element)`` of the texts among ``indexes`` that open with a byline's words and a name."""
+    """``(offset, name, element)`` of the texts among ``indexes`` that open with a byline's words and a name,
+    or print one after a separator ("..., by Ana Lima")."""
     found = []
     for i in indexes:
         text = texts.texts[i]
-        if len(text) > 4 * MAX_BYLINE or not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
+        if len(text) > 4 * MAX_BYLINE:
+            continue
+        if not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
+            # A dateline's "by" after the date ("12/28/2005 3:33:49 PM, by Anders Bylund").
+            inner = _INNER_BY.search(text) if len(text) <= MAX_BYLINE else None
+            # After a date or a time only: "A Career Guide for Actuaries, by Tom Miller" cites a book.
+            dated = inner is not None and (_CLOCK.search(text, 0, inner.start()) or written_dates(text[: inner.start()]))
+            name = person_name(" ".join(text[inner.end():].split()), lower=False) if inner and dated else None
+            if inner is not None and name is not None:
+                found.append((texts.starts[i] + inner.end(), name, _owner(texts.nodes[i])))
             continue
         line = " ".join(text.split())
         if len(line) > MAX_BYLINE:

@@ -325,3 +325,18 @@ def test_a_printed_date_is_a_valid_day_or_none(byline: str, year: int) -> None:
     html = _page("Volunteers clear the orchard path", byline.replace("<", " ").replace("\x00", " "), after=f"<p>&copy; {year} Larkford</p>")
     day = visible_date(parse_html(html), ["Volunteers clear the orchard path"])
     assert day is None or FIRST_YEAR <= date.fromisoformat(day).year <= date.today().year + 1
+
+
+def test_a_dateline_names_its_author_after_the_date() -> None:
+    # Ars Technica, 2005: the byline is the dateline's end.
+    assert _fields(_page("Volunteers clear the orchard path", "12/28/2005 3:33:49 PM, by Anders Bylund"))["author"] == "Anders Bylund"
+    # A book cited in the text ("..., by Tom Miller") names its own author, not the article's.
+    cited = "<p><em>Achieving Your Pinnacle</em>, by Tom Miller, Copyright 2013. Reprinted with permission.</p>"
+    assert _fields(_page("Volunteers clear the orchard path", "", after=cited))["author"] is None
+
+
+def test_bbcs_byl_class_names_the_author_but_not_a_class_that_only_holds_the_letters() -> None:
+    byline = "<span class='byl'>Matt McGrath</span><br><span class='bylr'>BBC environment reporter</span>"
+    assert _fields(_page("More bad news on climate change", byline))["author"] == "Matt McGrath"
+    shop = "<a class='shopbylink'>Day Hiking Boots</a>"
+    assert _fields(_page("More bad news on climate change", shop))["author"] is None
