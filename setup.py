@@ -42,7 +42,8 @@ def extensions() -> list[Extension]:
         # Plain C over buffers: no lxml or numpy headers.
         Extension("forest.classifier._trees", ["forest/classifier/_trees.pyx"]),
         Extension("forest.classifier._text", ["forest/classifier/_text.pyx"]),
-        Extension("forest.classifier._features", ["forest/classifier/_features.pyx"]),
+        # The features' counts read the walk's libxml2 nodes (class and id): lxml's C API too.
+        Extension("forest.classifier._features", ["forest/classifier/_features.pyx"], include_dirs=lxml.get_include()),
         # Learning's page index and pattern keys: lxml's C API, as the page pass.
         Extension("forest.learning._name", ["forest/learning/_name.pyx"], include_dirs=lxml.get_include()),
     ]

@@ -1,5 +1,8 @@
 # Types of the per-element feature counts in C (forest/classifier/_features.pyx), for mypy.
+from collections.abc import Sequence
+
 import numpy as np
+from lxml import etree
 
 from patterns.text import Block
 
@@ -7,9 +10,8 @@ class Tokens:
     def __len__(self) -> int: ...
 
 def element_columns(
+    elements: Sequence[etree._Element],
     tags: list[str],
-    classes: list[str],
-    ids: list[str],
     extra: dict[int, str],
     tag_index: dict[str, int],
     other: int,

@@ -15,35 +15,46 @@ equal on every page.  Class and id values are the strings the walk read (``PageT
 the tokens' definition reads only their ASCII letters and digits, so no lxml struct is read here.
 """
 
-from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, Py_UNICODE_ISSPACE
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint8_t
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy, strcmp, strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode
+
+# Importing the page pass checks the lxml version its struct layouts (and these) were built against.
+from forest.classifier._walk cimport Nodes
 
 import numpy as np
 
-# Values seen with one (n_hash, modern): pages repeat a few class names on hundreds of elements.
-cdef dict _ENTRIES = {}
-# Bounds each cache: a long run sees new class names on every site.
+cetree.import_lxml__etree()
+
+# The values seen with each (n_hash, modern), by their UTF-8 bytes: pages repeat a few class names
+# on hundreds of elements, and sites repeat theirs on every page.
+cdef dict _TABLES = {}
+# Bounds each table: a long run sees new class names (and ids) on every site.
 cdef Py_ssize_t _MAX_ENTRIES = 1 << 16
 # The longest token hashed through the stack buffer; longer ones (rare: a run of letters) are allocated.
 DEF STACK_TOKEN = 256
 
 
-cdef inline bint _lower(Py_UCS4 c) noexcept nogil:
+cdef inline bint _lower(uint8_t c) noexcept nogil:
     return 97 <= c <= 122
 
 
-cdef inline bint _upper(Py_UCS4 c) noexcept nogil:
+cdef inline bint _upper(uint8_t c) noexcept nogil:
     return 65 <= c <= 90
 
 
-cdef inline bint _digit(Py_UCS4 c) noexcept nogil:
+cdef inline bint _digit(uint8_t c) noexcept nogil:
     return 48 <= c <= 57
 
 
-cdef inline bint _alnum(Py_UCS4 c) noexcept nogil:
-    # The characters _SPLIT keeps: [A-Za-z0-9], ASCII only (re's character ranges on a str pattern).
+cdef inline bint _alnum(uint8_t c) noexcept nogil:
+    # The characters _SPLIT keeps: [A-Za-z0-9], ASCII only (re's character ranges on a str pattern);
+    # a character beyond ASCII is bytes >= 0x80 in UTF-8, all of them separators.
     return _lower(c) or _upper(c) or _digit(c)
 
 
@@ -88,7 +99,7 @@ cdef int32_t _column(const uint8_t* data, Py_ssize_t n, int64_t n_hash) noexcept
     return <int32_t>(signed % n_hash)
 
 
-cdef Py_ssize_t _camel_part(const Py_UCS4* w, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+cdef Py_ssize_t _camel_part(const uint8_t* w, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     # The end of the match of [A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+ at w[i] (w: ASCII letters and digits).
     cdef Py_ssize_t j
     if _digit(w[i]):
@@ -111,7 +122,7 @@ cdef Py_ssize_t _camel_part(const Py_UCS4* w, Py_ssize_t i, Py_ssize_t n) noexce
     return j
 
 
-cdef bint _is_hashed(const Py_UCS4* w, Py_ssize_t n) noexcept nogil:
+cdef bint _is_hashed(const uint8_t* w, Py_ssize_t n) noexcept nogil:
     # features.is_hashed_name of a word of ASCII letters and digits.
     cdef Py_ssize_t i, upper = 0, lower = 0, digits = 0, j
     if n < 5:
@@ -149,6 +160,8 @@ cdef bint _is_hashed(const Py_UCS4* w, Py_ssize_t n) noexcept nogil:
 cdef class _Entry:
     # The tokens of one class, id or itemprop/role value: their count, their distinct hashed
     # columns (own, and marked ``^`` for an ancestor's), and what the node columns read of it.
+    cdef bytes key  # the value's UTF-8 bytes
+    cdef uint64_t hash
     cdef int32_t* own
     cdef int32_t* up
     cdef Py_ssize_t n_own, n_up
@@ -167,80 +180,180 @@ cdef inline void _add(int32_t* columns, Py_ssize_t* n, uint8_t* seen, int32_t co
         n[0] += 1
 
 
-cdef _Entry _entry(str value, int64_t n_hash, bint modern):
-    # attribute_tokens (name_tokens with ``modern``) of ``value``, hashed; len(value.split()).
+cdef inline bint _ascii_space(uint8_t c) noexcept nogil:
+    # str.isspace() on ASCII: \t \n \v \f \r, \x1c-\x1f and the space.
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef _Entry _entry(const uint8_t* data, Py_ssize_t n, int64_t n_hash, bint modern):
+    # attribute_tokens (name_tokens with ``modern``) of the value whose UTF-8 bytes are
+    # data[:n], hashed; its len() and len(value.split()).
     cdef _Entry e = _Entry()
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(value), i, start, end, j, k, size
-    cdef int kind = PyUnicode_KIND(value)
-    cdef void* data = PyUnicode_DATA(value)
-    cdef Py_UCS4 c
-    cdef Py_UCS4* word = NULL
+    cdef Py_ssize_t i, start, end, j, size
     cdef uint8_t stack[STACK_TOKEN + 1]
     cdef uint8_t* token
-    cdef uint8_t* seen = NULL  # the columns already in own (seen[c] & 1) and up (seen[n_hash + c])
-    cdef bint in_word = False
-    e.length = n
+    cdef uint8_t* seen = NULL  # the columns already in own (seen[c]) and up (seen[n_hash + c])
+    cdef bint in_word = False, ascii = True
+    cdef str text
     for i in range(n):
-        # str.split(): runs of what Python calls whitespace.
-        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
-            in_word = False
-        elif not in_word:
-            e.n_split += 1
-            in_word = True
+        if data[i] >= 128:
+            ascii = False
+            break
+    if ascii:
+        e.length = n
+        for i in range(n):
+            if _ascii_space(data[i]):
+                in_word = False
+            elif not in_word:
+                e.n_split += 1
+                in_word = True
+    else:
+        # Beyond ASCII, Python's own count of characters and whitespace.
+        text = data[:n].decode("utf-8")
+        e.length = PyUnicode_GET_LENGTH(text)
+        e.n_split = len(text.split())
     if n == 0:
         return e
     # At most one token per character, and as many distinct columns.
-    word = <Py_UCS4*>malloc(n * sizeof(Py_UCS4))
     e.own = <int32_t*>malloc(n * sizeof(int32_t))
     e.up = <int32_t*>malloc(n * sizeof(int32_t))
     seen = <uint8_t*>calloc(2 * n_hash, 1)
-    if word is NULL or e.own is NULL or e.up is NULL or seen is NULL:
-        free(word)
+    if e.own is NULL or e.up is NULL or seen is NULL:
         free(seen)
         raise MemoryError()
     try:
         i = 0
         while i < n:
             # The next word: a run of [A-Za-z0-9] (between _SPLIT's separators).
-            while i < n and not _alnum(PyUnicode_READ(kind, data, i)):
+            while i < n and not _alnum(data[i]):
                 i += 1
-            size = 0
-            while i < n:
-                c = PyUnicode_READ(kind, data, i)
-                if not _alnum(c):
-                    break
-                word[size] = c
-                size += 1
+            start = i
+            while i < n and _alnum(data[i]):
                 i += 1
+            size = i - start
             if size == 0:
                 break
-            if modern and _is_hashed(word, size):
+            if modern and _is_hashed(data + start, size):
                 e.hashed = True
                 continue
-            start = 0
-            while start < size:
-                end = _camel_part(word, start, size)
-                if not _digit(word[start]):
-                    if end - start < STACK_TOKEN:
+            end = start
+            while end < i:
+                j = _camel_part(data, end, i)
+                if not _digit(data[end]):
+                    if j - end < STACK_TOKEN:
                         token = &stack[0]
                     else:
-                        token = <uint8_t*>malloc(end - start + 1)
-                    if token is NULL:
-                        raise MemoryError()
+                        token = <uint8_t*>malloc(j - end + 1)
+                        if token is NULL:
+                            raise MemoryError()
                     token[0] = 94  # "^"
-                    for j in range(start, end):
-                        k = word[j]
-                        token[1 + j - start] = k + 32 if _upper(word[j]) else k
-                    _add(e.own, &e.n_own, seen, _column(token + 1, end - start, n_hash))
-                    _add(e.up, &e.n_up, seen + n_hash, _column(token, end - start + 1, n_hash))
+                    for size in range(end, j):
+                        token[1 + size - end] = data[size] + 32 if _upper(data[size]) else data[size]
+                    _add(e.own, &e.n_own, seen, _column(token + 1, j - end, n_hash))
+                    _add(e.up, &e.n_up, seen + n_hash, _column(token, j - end + 1, n_hash))
                     if token is not &stack[0]:
                         free(token)
                     e.n_tokens += 1
-                start = end
+                end = j
     finally:
-        free(word)
         free(seen)
     return e
+
+
+cdef inline uint64_t _fnv(const uint8_t* data, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = 14695981039346656037ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ data[i]) * 1099511628211ULL
+    return h
+
+
+cdef class _Table:
+    # The entries of the values seen, by their bytes: an open-addressing table in C, so that an
+    # element's value is looked up without making a str of it.
+    cdef list entries
+    cdef Py_ssize_t* slots  # an index into entries, -1 when empty
+    cdef Py_ssize_t mask
+    cdef int64_t n_hash
+    cdef bint modern
+
+    def __cinit__(self, int64_t n_hash, bint modern):
+        self.n_hash = n_hash
+        self.modern = modern
+        self._reset(1024)
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    cdef int _reset(self, Py_ssize_t size) except -1:
+        cdef Py_ssize_t k
+        cdef Py_ssize_t* slots = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
+        if slots is NULL:
+            raise MemoryError()
+        for k in range(size):
+            slots[k] = -1
+        free(self.slots)
+        self.slots = slots
+        self.mask = size - 1
+        self.entries = []
+        return 0
+
+    cdef _Entry get(self, const uint8_t* data, Py_ssize_t n):
+        cdef uint64_t h = _fnv(data, n)
+        cdef Py_ssize_t slot = h & self.mask, k
+        cdef _Entry e
+        while self.slots[slot] >= 0:
+            e = <_Entry>self.entries[self.slots[slot]]
+            if e.hash == h and len(e.key) == n and memcmp(<const char*>e.key, data, n) == 0:
+                return e
+            slot = (slot + 1) & self.mask
+        if len(self.entries) >= _MAX_ENTRIES:
+            self._reset(1024)
+        elif 2 * (len(self.entries) + 1) > self.mask + 1:
+            # Grow, and put every entry back.
+            entries = self.entries
+            self._reset(2 * (self.mask + 1))
+            for e in entries:
+                self._put(e)
+        e = _entry(data, n, self.n_hash, self.modern)
+        e.key = data[:n]
+        e.hash = h
+        self._put(e)
+        return e
+
+    cdef void _put(self, _Entry e):
+        cdef Py_ssize_t slot = e.hash & self.mask
+        while self.slots[slot] >= 0:
+            slot = (slot + 1) & self.mask
+        self.slots[slot] = len(self.entries)
+        self.entries.append(e)
+
+
+cdef _Table _table(int64_t n_hash, bint modern):
+    key = (n_hash, modern)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = _Table(n_hash, modern)
+    return <_Table>table
+
+
+cdef _Entry _value(_Table table, xmlNode* c_node, tree.xmlAttr* c_attr):
+    # The entry of an attribute's value (None for ""): what lxml's attributeValue gives, read
+    # from libxml2's text node where there is one (xmlGetNsProp would copy it), else from lxml.
+    cdef xmlNode* text = c_attr.children
+    cdef const uint8_t* data
+    cdef bytes value
+    if text is NULL:
+        return None
+    if text.next is NULL and (text.type == tree.XML_TEXT_NODE or text.type == tree.XML_CDATA_SECTION_NODE):
+        if text.content is NULL or text.content[0] == 0:
+            return None
+        data = <const uint8_t*>text.content
+        return table.get(data, strlen(<const char*>data))
+    value = (<str>cetree.attributeValue(c_node, c_attr)).encode("utf-8")
+    if not value:
+        return None
+    return table.get(<const uint8_t*>(<const char*>value), len(value))
 
 
 cdef class Tokens:
@@ -272,40 +385,35 @@ cdef class Tokens:
         self.n_up[slot] = e.n_up
 
 
-cdef inline _Entry _cached(dict cache, str value, int64_t n_hash, bint modern):
-    cdef object found = cache.get(value)
-    if found is not None:
-        return <_Entry>found
-    if len(cache) >= _MAX_ENTRIES:
-        cache.clear()
-    e = _entry(value, n_hash, modern)
-    cache[value] = e
-    return e
+def element_columns(elements, list tags not None, dict extra not None, dict tag_index not None, int64_t other, int64_t n_hash,
+                    bint modern):
+    """Per element of a walk (``elements``: its :class:`~forest.classifier._walk.Nodes` or a list
+    of lxml elements), the counts its node features read, and its tokens.
 
-
-def element_columns(list tags not None, list classes not None, list ids not None, dict extra not None,
-                    dict tag_index not None, int64_t other, int64_t n_hash, bint modern):
-    """Per element of a walk, the counts its node features read, and its tokens.
-
-    ``extra`` maps an element to its ``itemprop + " " + role`` value (only marked elements have
-    one); ``tag_index`` maps a tag to its one-hot column, ``other`` for the rest.  Returns an int64
-    array of columns ``len(class)``, ``len(class.split())``, ``len(id)``, the number of tokens,
-    the one-hot column, a tag code (equal codes for equal tags), and whether the class names a
-    CSS-in-JS hash (with ``modern`` only), and the :class:`Tokens`.
+    The class and id are read from libxml2's nodes (the first such attribute without a
+    namespace, as lxml's ``get`` reads it).  ``extra`` maps an element to its
+    ``itemprop + " " + role`` value (only marked elements have one); ``tag_index`` maps a tag to
+    its one-hot column, ``other`` for the rest.  Returns an int64 array of columns
+    ``len(class)``, ``len(class.split())``, ``len(id)``, the number of tokens, the one-hot column,
+    a tag code (equal codes for equal tags), and whether the class names a CSS-in-JS hash (with
+    ``modern`` only), and the :class:`Tokens`.
     """
     cdef Py_ssize_t n = len(tags), i
-    cdef _Entry e
+    cdef _Entry e, cls, ident
     cdef str value, tag
+    cdef bytes encoded
     cdef object found
-    cdef dict cache, codes = {}
-    if len(classes) != n or len(ids) != n:
-        raise ValueError("tags, classes and ids differ in length")
+    cdef dict codes = {}
+    cdef Nodes nodes = elements if isinstance(elements, Nodes) else None
+    cdef list proxies = None if nodes is not None else list(elements)
+    cdef xmlNode* c_node
+    cdef tree.xmlAttr* c_attr
+    cdef const char* name
     if n_hash <= 0:
         raise ValueError("n_hash must be positive")
-    key = (n_hash, modern)
-    cache = _ENTRIES.get(key)
-    if cache is None:
-        cache = _ENTRIES[key] = {}
+    if (nodes.n if nodes is not None else len(proxies)) != n:
+        raise ValueError("elements and tags differ in length")
+    cdef _Table table = _table(n_hash, modern)
     out = np.zeros((n, 7), dtype=np.int64)
     cdef int64_t[:, ::1] columns = out
     cdef Tokens tokens = Tokens()
@@ -319,22 +427,32 @@ def element_columns(list tags not None, list classes not None, list ids not None
     if tokens.own is NULL or tokens.up is NULL or tokens.n_own is NULL or tokens.n_up is NULL:
         raise MemoryError()
     for i in range(n):
-        value = classes[i]
-        if PyUnicode_GET_LENGTH(value):
-            e = _cached(cache, value, n_hash, modern)
-            columns[i, 0] = e.length
-            columns[i, 1] = e.n_split
-            columns[i, 3] += e.n_tokens
-            columns[i, 6] = e.hashed
-            if e.n_own:
-                tokens.keep(3 * i, e)
-        value = ids[i]
-        if PyUnicode_GET_LENGTH(value):
-            e = _cached(cache, value, n_hash, modern)
-            columns[i, 2] = e.length
-            columns[i, 3] += e.n_tokens
-            if e.n_own:
-                tokens.keep(3 * i + 1, e)
+        c_node = nodes.nodes[i] if nodes is not None else (<cetree._Element?>proxies[i])._c_node
+        cls = ident = None
+        c_attr = c_node.properties if c_node.type == tree.XML_ELEMENT_NODE else NULL
+        found_class = found_id = False
+        while c_attr is not NULL:
+            if c_attr.ns is NULL:
+                name = <const char*>c_attr.name
+                if not found_class and strcmp(name, "class") == 0:
+                    found_class = True
+                    cls = _value(table, c_node, c_attr)
+                elif not found_id and strcmp(name, "id") == 0:
+                    found_id = True
+                    ident = _value(table, c_node, c_attr)
+            c_attr = c_attr.next
+        if cls is not None:
+            columns[i, 0] = cls.length
+            columns[i, 1] = cls.n_split
+            columns[i, 3] += cls.n_tokens
+            columns[i, 6] = cls.hashed
+            if cls.n_own:
+                tokens.keep(3 * i, cls)
+        if ident is not None:
+            columns[i, 2] = ident.length
+            columns[i, 3] += ident.n_tokens
+            if ident.n_own:
+                tokens.keep(3 * i + 1, ident)
         tag = tags[i]
         found = tag_index.get(tag)
         if found is not None:
@@ -347,8 +465,9 @@ def element_columns(list tags not None, list classes not None, list ids not None
     for i, value in extra.items():
         if not 0 <= i < n:
             raise IndexError("an extra value's element is out of range")
-        if PyUnicode_GET_LENGTH(value):
-            e = _cached(cache, value, n_hash, modern)
+        encoded = value.encode("utf-8")
+        if encoded:
+            e = table.get(<const uint8_t*>(<const char*>encoded), len(encoded))
             columns[i, 3] += e.n_tokens
             if e.n_own:
                 tokens.keep(3 * i + 2, e)

@@ -304,12 +304,9 @@ cdef class Nodes:
     an element cut from the tree (``remove``, ``drop_tree``) after the walk may be freed with its
     subtree, and reading it here would read freed memory.  Use it only while the tree is unchanged
     (``walk(..., proxies=False)`` says the same).
-    """
 
-    cdef cetree._Document doc
-    cdef object root
-    cdef xmlNode** nodes
-    cdef Py_ssize_t n, capacity
+    Its fields are declared in _walk.pxd, for the native modules that read the nodes.
+    """
 
     def __dealloc__(self):
         free(self.nodes)
@@ -386,8 +383,17 @@ cdef inline bint _named(const char* name, const char* target) noexcept nogil:
     return strcmp(name, target) == 0
 
 
-cdef int _read_names(xmlNode* c_node, frozenset marking, const bint* initial, list classes, list ids, list marked, dict marked_attributes,
-                     Py_ssize_t i) except -1:
+cdef inline bint _marking(const char* name, list marking) noexcept:
+    # Whether ``name`` is one of the marking names (their UTF-8 bytes), compared in C.
+    cdef bytes candidate
+    for candidate in marking:
+        if strcmp(name, <const char*>candidate) == 0:
+            return True
+    return False
+
+
+cdef int _read_names(xmlNode* c_node, list marking, const bint* initial, bint names, list classes, list ids, list marked,
+                     dict marked_attributes, Py_ssize_t i) except -1:
     cdef tree.xmlAttr* c_attr = c_node.properties
     cdef const char* name
     cls = ""
@@ -398,25 +404,30 @@ cdef int _read_names(xmlNode* c_node, frozenset marking, const bint* initial, li
             name = <const char*>c_attr.name
             # What dict(element.items()) would hold under "class" and "id" (the last such attribute).
             if _named(name, "class"):
-                cls = cetree.attributeValue(c_node, c_attr)
+                if names:
+                    cls = cetree.attributeValue(c_node, c_attr)
             elif _named(name, "id"):
-                ident = cetree.attributeValue(c_node, c_attr)
-            elif not mark and initial[<unsigned char>name[0]] and (<bytes>name).decode("utf-8") in marking:
+                if names:
+                    ident = cetree.attributeValue(c_node, c_attr)
+            elif not mark and initial[<unsigned char>name[0]] and _marking(name, marking):
                 mark = True
         c_attr = c_attr.next
-    classes.append(cls or "")
-    ids.append(ident or "")
+    if names:
+        classes.append(cls or "")
+        ids.append(ident or "")
     if mark:
         marked.append(i)
         marked_attributes[i] = _attributes(c_node)
     return 0
 
 
-def read_names(elements, frozenset marking not None):
+def read_names(elements, frozenset marking not None, bint names=True):
     """One pass over the attributes of ``elements`` (a :class:`Nodes` or a list of lxml elements):
-    each element's ``class`` and ``id`` (``""`` without), the indices of the elements with an
-    attribute named in ``marking``, and those elements' attributes as dicts (``dict(e.items())``)."""
+    each element's ``class`` and ``id`` (``""`` without; with ``names`` only, else both lists are
+    empty), the indices of the elements with an attribute named in ``marking``, and those
+    elements' attributes as dicts (``dict(e.items())``)."""
     cdef list classes = [], ids = [], marked = []
+    cdef list encoded = [(<str>name).encode("utf-8") for name in marking]
     cdef dict marked_attributes = {}
     cdef Py_ssize_t i
     cdef Nodes nodes
@@ -430,10 +441,10 @@ def read_names(elements, frozenset marking not None):
     if isinstance(elements, Nodes):
         nodes = <Nodes>elements
         for i in range(nodes.n):
-            _read_names(nodes.nodes[i], marking, initial, classes, ids, marked, marked_attributes, i)
+            _read_names(nodes.nodes[i], encoded, initial, names, classes, ids, marked, marked_attributes, i)
     else:
         for i, element in enumerate(elements):
-            _read_names(element._c_node, marking, initial, classes, ids, marked, marked_attributes, i)
+            _read_names(element._c_node, encoded, initial, names, classes, ids, marked, marked_attributes, i)
     return classes, ids, marked, marked_attributes
 
 

@@ -45,6 +45,8 @@ class PageTree:
     _attributes: list[dict[str, str]] | None = field(default=None, init=False, repr=False, compare=False)
     # class and id of every element, the marked elements and their attributes (read_names).
     _names: tuple[list[str], list[str], list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
+    # The marked elements and their attributes alone (the features read class and id in C).
+    _marked: tuple[list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -71,13 +73,24 @@ class PageTree:
         classes, ids, _, _ = self._read_names()
         return classes, ids
 
+    def _read_marked(self) -> tuple[list[int], dict[int, dict[str, str]]]:
+        if self._marked is None:
+            if self._names is not None:
+                self._marked = self._names[2], self._names[3]
+            else:
+                # Without making a str of every class and id: the features read those in C.
+                elements = self.elements
+                _, _, marked, attributes = read_names(elements if isinstance(elements, Nodes) else list(elements), MARKING, False)
+                self._marked = marked, attributes
+        return self._marked
+
     def marked(self) -> list[int]:
         """Indices of the elements with any of the MARKING attributes, in document order (found on the first call only)."""
-        return self._read_names()[2]
+        return self._read_marked()[0]
 
     def marked_attributes(self) -> dict[int, dict[str, str]]:
         """The attributes of each element of :meth:`marked`, by its index."""
-        return self._read_names()[3]
+        return self._read_marked()[1]
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""

@@ -233,7 +233,6 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     ``reference_node_matrix`` in tests/unit/test_native_features.py.
     """
     n = len(tree)
-    classes, ids = tree.class_and_id()
     attributes = tree.marked_attributes()
     # itemprop and role name an element's part as class and id do (schema.org headline, author...).
     # Without either, the original rule gives only spaces (no token, no microdata), so only the
@@ -247,7 +246,8 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
             extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
             microdata[i] = bool(extra[i].strip())
         hidden[i] = _is_hidden(a)
-    counts, tokens = element_columns(tree.tags, classes, ids, extra, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
+    # Class and id are read from libxml2's nodes, without a str of either per element.
+    counts, tokens = element_columns(tree.elements, tree.tags, extra, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
     class_len, n_classes, id_len, n_tokens = (counts[:, k].astype(np.float64) for k in range(4))
     # How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs):
     # one count per (parent, tag) pair, read back by every element of the pair.

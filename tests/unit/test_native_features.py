@@ -28,6 +28,7 @@ from lxml import html as lxml_html
 from dataset_pages import bodies, dataset_pages
 from forest.classifier import features
 from forest.classifier._features import block_counts, element_columns, row_tokens
+from forest.classifier._walk import Nodes
 from forest.classifier.blocks import PageTree, walk
 from forest.classifier.features import (
     N_HASH,
@@ -276,6 +277,11 @@ def test_the_native_features_equal_the_reference(page: str) -> None:
 def test_an_xml_tree_and_a_tree_built_by_hand_equal_the_reference() -> None:
     root = etree.fromstring(b"<body xmlns:x='urn:x'><div x:class='n' class='Ab cD' x:role='r'>a<p>b</p></div><x:div id='i'>d<p>e</p></x:div></body>")
     assert check(root) > 0
+    # An attribute value of several nodes (an entity not substituted): read through lxml, not the text node.
+    parser = etree.XMLParser(resolve_entities=False)
+    entity = etree.fromstring(b'<!DOCTYPE body [<!ENTITY e "NavBar">]><body><div class="a &e; bC" id="&e;">x</div></body>', parser)
+    assert entity[0].get("class") == "a NavBar bC"
+    assert check(entity) > 0
     built = etree.Element("body")
     etree.SubElement(built, "p", {"class": "madeByHand", "itemprop": "name", "role": "heading"}).text = "made by hand"
     assert check(built) > 0
@@ -292,7 +298,8 @@ names = st.lists(st.sampled_from(NAME_PARTS), max_size=6).map("".join)
 def test_an_attribute_values_counts_and_columns_are_the_tokens_definitions(value: str, n_hash: int, modern: bool) -> None:
     # One element whose class and id are ``value``: its counts and hashed columns against the
     # regular expressions' tokens (features.name_tokens / attribute_tokens) hashed one by one.
-    columns, tokens = element_columns(["div"], [value], [value], {0: value}, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
+    element = etree.Element("div", {"class": value, "id": value})
+    columns, tokens = element_columns([element], ["div"], {0: value}, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
     expected = (name_tokens if modern else attribute_tokens)(value)
     assert columns[0].tolist() == [
         len(value),
@@ -326,13 +333,16 @@ def test_block_counts_read_each_blocks_text_and_links() -> None:
 
 
 def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
-    columns, tokens = element_columns(["p"], [""], [""], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
+    element = etree.Element("p")
+    columns, tokens = element_columns([element], ["p"], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
     with pytest.raises(IndexError):
         row_tokens(tokens, np.array([1], dtype=np.int64), np.zeros((1, 5), dtype=np.int64))
     with pytest.raises(ValueError):
-        element_columns(["p"], [], [""], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
+        element_columns([element], [], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
     with pytest.raises(IndexError):
-        element_columns(["p"], [""], [""], {3: "x"}, _TAG_INDEX, N_TAGS - 1, 64, False)
+        element_columns([element], ["p"], {3: "x"}, _TAG_INDEX, N_TAGS - 1, 64, False)
+    with pytest.raises(TypeError):
+        element_columns(["not an element"], ["p"], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
@@ -393,3 +403,17 @@ def test_a_sample_of_every_dataset_has_the_reference_features() -> None:
 def test_every_dataset_page_has_the_reference_features() -> None:
     _skip_without_datasets()
     assert _check_pages(every=True) > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages)
+def test_the_marked_elements_read_without_names_are_those_read_with_them(page: str) -> None:
+    # The features read class and id in C: PageTree.marked() then reads no str of either.
+    from forest.classifier._walk import read_names
+    from forest.classifier.blocks import MARKING
+
+    tree = walk(body_of(page), proxies=False)
+    assert isinstance(tree.elements, Nodes)
+    classes, ids, marked, attributes = read_names(tree.elements, MARKING)
+    assert read_names(tree.elements, MARKING, False) == ([], [], marked, attributes)
+    assert (tree.marked(), tree.marked_attributes()) == (marked, attributes) and tree._names is None
