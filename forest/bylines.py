@@ -68,8 +68,10 @@ _COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*(?:(?:19|20)\d\d\s*[-–]\s*)
 _DATELINE_END = re.compile(r"\s*(?:--|—|–|-|:|\|)")
 # Words that say the date after them is the publication's ("Posted on", "Published:"), wherever the
 # page prints them: a blog's footer line under the post ("Posted on the 15/12/2025 at 19:00 by ...").
-_POSTED = re.compile(r"\b(?:posted|published|publication date|date published|publié|veröffentlicht|pubblicato|publicado)"
+_POSTED = re.compile(r"\b(?:posted|published|publication date|publié|veröffentlicht|pubblicato|publicado)"
                      r"\b(?:\W{0,3}(?:on|the|le|am|el|il|em|in)\b)*\W{0,3}", re.IGNORECASE)
+# Each of those words but its first letter (upper or lower case), found by str.find.
+_POSTED_STEMS = ("osted", "ublished", "ublication date", "ublié", "eröffentlicht", "ubblicato", "ublicado", "OSTED", "UBLISHED")
 # 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
 _SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
 _DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
@@ -104,8 +106,9 @@ _CLOCK = re.compile(r"\d:\d\d")
 # Their first letters, a cheaper test of a text before the pattern's.
 _BYLINE_STARTS = ("written", "posted", "words", "story", "text", "report", "by", "von", "par", "por", "di", "door", "aut")
 # Elements that hold a byline by their names (class, id, itemprop, rel): trafilatura's author XPaths read the same
-# hints, and BBC's class "byl" (a word: "shopbylink" is none).
-_HINTS = ("author", "byline", r"\bbyl\b", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
+# hints; and BBC's class "byl", as a word ("shopbylink" is none), tested apart: a word boundary in the pattern
+# of hints made every search of it slower.
+_HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
           "reporter", "contributor")
 # Elements with a name to read (one XPath, in C); the hints are searched in their names in Python
 # (an XPath of contains() for each hint was five times slower).
@@ -115,6 +118,7 @@ _BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em
 _NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box")
 # On names already lower-cased: a pattern of plain words, faster than any() of substring tests.
 _HINT = re.compile("|".join(_HINTS))
+_BYL = re.compile(r"\bbyl\b")
 # Where a byline's name ends: a separator, a number (a date, a count), or the words that follow names.
 _NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published|posted|last|reviewed|edited|on|at|in|from|for|is|was|"
                        r"contributing|senior|staff\s+writers?|reporter|editor\s+at|read\s+more|follow)\b", re.IGNORECASE)
@@ -378,10 +382,13 @@ def _posted(texts: _Texts, lang: str) -> str | None:
     anywhere in the page, where all such say one day (a listing's or a thread's many say none)."""
     joined = texts.joined()
     days = set()
-    for match in _POSTED.finditer(joined):
-        found = written_dates(joined[match.end(): match.end() + 40], lang)
-        if found and found[0][1] == 0:
-            days.add(found[0][0])
+    for stem in _POSTED_STEMS:  # str.find over the page's text, not a pattern tried at each of its characters
+        at = joined.find(stem)
+        while at > 0:
+            match = _POSTED.match(joined, at - 1)
+            if match is not None and (found := written_dates(joined[match.end(): match.end() + 40], lang)) and found[0][1] == 0:
+                days.add(found[0][0])
+            at = joined.find(stem, at + len(stem))
     return days.pop().isoformat() if len(days) == 1 else None
 
 
@@ -439,9 +446,10 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     # no author named there is then read whole (a test of each of its texts costs a millisecond).
     window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
               else range(len(texts.texts)))
-    candidates = _bylines(texts, window)
+    candidates = _bylines(texts, window, inner=headline is not None)
     for element, hint in texts.named():
-        if not _HINT.search(hint) or element.tag not in _BYLINE_TAGS or _NOT_BYLINE.search(_HINT.sub("", hint)):
+        if not (_HINT.search(hint) or ("byl" in hint and _BYL.search(hint))) or element.tag not in _BYLINE_TAGS or \
+                _NOT_BYLINE.search(_HINT.sub("", hint)):
             continue
         if any("comment" in (a.get("class") or a.get("id") or "").casefold() for a in element.iterancestors()):
             continue
@@ -465,9 +473,9 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     return min(candidates, key=lambda c: c[0])[1]
 
 
-def _bylines(texts: _Texts, indexes: range) -> list[tuple[int, str, etree._Element]]:
+def _bylines(texts: _Texts, indexes: range, *, inner: bool = False) -> list[tuple[int, str, etree._Element]]:
     """``(offset, name, element)`` of the texts among ``indexes`` that open with a byline's words and a name,
-    or print one after a separator ("..., by Ana Lima")."""
+    or (``inner``: by the headline, where a dateline is) print one after a date and a separator ("..., by Ana Lima")."""
     found = []
     for i in indexes:
         text = texts.texts[i]
@@ -475,12 +483,12 @@ def _bylines(texts: _Texts, indexes: range) -> list[tuple[int, str, etree._Eleme
             continue
         if not text.lstrip()[:8].casefold().startswith(_BYLINE_STARTS) or not BYLINE.match(text):
             # A dateline's "by" after the date ("12/28/2005 3:33:49 PM, by Anders Bylund").
-            inner = _INNER_BY.search(text) if len(text) <= MAX_BYLINE else None
+            by = _INNER_BY.search(text) if inner and len(text) <= MAX_BYLINE else None
             # After a date or a time only: "A Career Guide for Actuaries, by Tom Miller" cites a book.
-            dated = inner is not None and (_CLOCK.search(text, 0, inner.start()) or written_dates(text[: inner.start()]))
-            name = person_name(" ".join(text[inner.end():].split()), lower=False) if inner and dated else None
-            if inner is not None and name is not None:
-                found.append((texts.starts[i] + inner.end(), name, _owner(texts.nodes[i])))
+            dated = by is not None and (_CLOCK.search(text, 0, by.start()) or written_dates(text[: by.start()]))
+            name = person_name(" ".join(text[by.end():].split()), lower=False) if by and dated else None
+            if by is not None and name is not None:
+                found.append((texts.starts[i] + by.end(), name, _owner(texts.nodes[i])))
             continue
         line = " ".join(text.split())
         if len(line) > MAX_BYLINE:
