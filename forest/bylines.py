@@ -52,15 +52,15 @@ _WRITTEN = (
     # 2025.12.17: year first with dots (a version number has no four-digit year of the web first)
     re.compile(r"(?<![\d.])(?P<y>\d{4})\.(?P<m>\d{1,2})\.(?P<d>\d{1,2})(?![\d.]*\d)"),
 )
-# A date printed without its year, with its weekday and a time ("Fri Sep 2, 5:13 PM ET", an agency's
-# dateline on a news portal): the year is the one of the page's copyright notices whose calendar gives
-# that weekday.  Without the time, it is a shop's delivery estimate as often ("Tue, Apr 14").
+# A date printed without its year but with a time ("Fri Sep 2, 5:13 PM ET", "Dec 10, 2:59 AM EST": an
+# agency's dateline on a news portal), read by _yearless.  Without the time, it is a shop's delivery
+# estimate as often ("Tue, Apr 14").
 _WEEKDAYS = {name: number for number, names in enumerate((
     "monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun",
 )) for name in names.split()}
 _WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 _YEARLESS = re.compile(
-    rf"\b(?P<w>{_WEEKDAY})\.?,?\s+(?:(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH})\.?)"
+    rf"\b(?:(?P<w>{_WEEKDAY})\.?,?\s+)?(?:(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH})\.?)"
     r"(?:st|nd|rd|th)?,?\s+(?:at\s+)?\d{1,2}:\d\d", re.IGNORECASE)
 _COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*(?:(?:19|20)\d\d\s*[-–]\s*)?((?:19|20)\d\d)\b", re.IGNORECASE)
 # A date opening a long text, then a dash or a colon: a dateline leading the article's first paragraph
@@ -222,7 +222,7 @@ class _Texts:
         self._named: list[tuple[etree._Element, str]] | None = None
         self._joined: str | None = None
         self._first: dict[etree._Element, int] | None = None
-        self._years: set[int] | None = None
+        self._years: list[tuple[int, int]] | None = None
 
     @classmethod
     def of(cls, root: etree._Element) -> _Texts:
@@ -252,10 +252,12 @@ class _Texts:
             self._joined = " ".join(self.texts)
         return self._joined
 
-    def copyright_years(self) -> set[int]:
-        """The years the page's copyright notices end with ("© 2005 The Associated Press", "© 2009-2026")."""
+    def copyrights(self) -> list[tuple[int, int]]:
+        """Where the page's copyright notices are in its text, and the years they end with ("© 2005 The
+        Associated Press", "© 2009-2026"), in text order."""
         if self._years is None:
-            self._years = {int(y) for y in _COPYRIGHT.findall(self.joined()) if FIRST_YEAR <= int(y) <= date.today().year}
+            self._years = [(m.start(), int(m.group(1))) for m in _COPYRIGHT.finditer(self.joined())
+                           if FIRST_YEAR <= int(m.group(1)) <= date.today().year]
         return self._years
 
     def around(self, start: int, end: int) -> range:
@@ -323,6 +325,7 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
     joined = texts.joined()
     lang = root.get("lang") or ""
     best: tuple[tuple[bool, bool, int, int], date] | None = None
+    inferred = 0  # texts with a date whose year is inferred
     for i in texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE):
         node, text, at = texts.nodes[i], texts.texts[i], texts.starts[i]
         if not headline.near(at, at + len(text)) or not _DIGIT.search(text):
@@ -332,8 +335,9 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
             dates = _dateline(text, lang)
         else:
             dates = written_dates(text, lang)
-            if not dates and (dates := _yearless(text, texts)):
+            if not dates and (dates := _yearless(text, at, texts)):
                 yearless = True
+                inferred += 1
         for day, s, e in dates:
             if not headline.near(at + s, at + e):
                 continue
@@ -346,6 +350,8 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
             rank = (updated, yearless, -headline.lineage[shared], distance)
             if best is None or rank < best[0]:
                 best = (rank, day)
+    if best is not None and best[0][1] and inferred > MAX_DATED_ELEMENTS:
+        best = None  # a listing's stories' times ("7 March 12:46 PM EST - ..."), none the page's
     if best is None:
         return _posted(texts, lang) or _dated_element(root, texts)
     return best[1].isoformat()
@@ -361,16 +367,22 @@ def _dateline(text: str, lang: str) -> list[tuple[date, int, int]]:
     return []
 
 
-def _yearless(text: str, texts: _Texts) -> list[tuple[date, int, int]]:
-    """A date ``text`` prints with its weekday and no year, in the latest copyright year whose calendar has that weekday."""
+def _yearless(text: str, at: int, texts: _Texts) -> list[tuple[date, int, int]]:
+    """A date ``text`` (at ``at`` in the page's text) prints with a time and no year: with its weekday, in
+    the latest copyright year whose calendar has that weekday; without, in the year of the first copyright
+    notice after it (a story's own, "© 2005 The Associated Press", before the site's footer)."""
     match = _YEARLESS.search(text)
     if match is None:
         return []
-    years = texts.copyright_years()
     month = _MONTHS.get((match.group("m") or match.group("m2")).casefold().rstrip("."))
     number = int(match.group("d") or match.group("d2"))
+    notices = texts.copyrights()
+    if match.group("w") is None:
+        year = next((year for where, year in notices if where > at + match.end()), None)
+        day = _valid(year, month, number) if year is not None else None
+        return [(day, match.start(), match.end())] if day is not None else []
     weekday = _WEEKDAYS[match.group("w").casefold()]
-    for year in sorted(years, reverse=True):
+    for year in sorted({year for _, year in notices}, reverse=True):
         day = _valid(year, month, number)
         if day is not None and day.weekday() == weekday:
             return [(day, match.start(), match.end())]

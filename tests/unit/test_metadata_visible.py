@@ -340,3 +340,18 @@ def test_bbcs_byl_class_names_the_author_but_not_a_class_that_only_holds_the_let
     assert _fields(_page("More bad news on climate change", byline))["author"] == "Matt McGrath"
     shop = "<a class='shopbylink'>Day Hiking Boots</a>"
     assert _fields(_page("More bad news on climate change", shop))["author"] is None
+
+
+def test_a_dateline_without_weekday_or_year_takes_the_year_of_the_notice_after_it() -> None:
+    # New York Post, 2005: an AP story's dateline, the AP's notice under the story, the site's older one in its footer.
+    page = _page("Clerics call for release of Iraq hostages", "Dec 10, 2:59 AM EST",
+                 after="<p>&copy; 2005 The Associated Press.</p><div>Copyright 2003 NYP Holdings, Inc.</div>")
+    assert _fields(page.replace("&copy; 2009-2026 Larkford Courier", ""))["date"] == "2005-12-10"
+    # No notice after it: no year to give it.
+    assert _fields(_page("Clerics call for release of Iraq hostages", "Dec 10, 2:59 AM EST").replace(
+        "&copy; 2009-2026", ""))["date"] is None
+
+
+def test_a_listings_stories_times_are_not_the_pages_date() -> None:
+    stories = "".join(f"<div><h2>Story {i}</h2><p>4 March 0{i}:00 PM EST - News - {i} Comments</p></div>" for i in range(1, 7))
+    assert _fields(_page("Phoronix", "", after=stories).replace("<h1>Phoronix</h1>", "<h1>Phoronix</h1>" + stories))["date"] is None
