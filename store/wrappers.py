@@ -194,7 +194,9 @@ class WrapperStore:
             )
             if samples:
                 self._db.execute("DELETE FROM sample_pages WHERE site = ?", [site])
-                rows = {name: zlib.compress(html.encode("utf-8", "surrogatepass"), 6) for name, html in samples}
+                # Level 1: a third of level 6's time for 16% more bytes (big9's pages); a batch
+                # stores every learned site's sample pages, and the time was 4% of its run.
+                rows = {name: zlib.compress(html.encode("utf-8", "surrogatepass"), 1) for name, html in samples}
                 self._db.table("sample_pages").insert_all(
                     [{"site": site, "name": name, "html": blob} for name, blob in rows.items()]
                 )
