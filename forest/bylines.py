@@ -2,9 +2,10 @@
 
 A Pelican or Hugo theme prints "Sat 11 February 2017" under the headline and nothing else; an
 old news page "By Ana Lima | March 3, 2014".  forest.metadata reads what pages state (meta tags,
-JSON-LD, microdata); this reads what they print, near the headline only: the first date of a
-page is rarely the article's (a masthead prints today's, an archive's banner its capture dates,
-a footer its copyright, a sidebar its related stories').
+JSON-LD, microdata); this reads what they print, near the headline: the first date of a page is
+rarely the article's (a masthead prints today's, an archive's banner its capture dates, a footer
+its copyright, a sidebar its related stories').  Elsewhere only a date the page says is its
+publication's ("Posted on ..."), when it prints no other such.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ _COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*(?:(?:19|20)\d\d\s*[-–]\s*)
 # A date opening a long text, then a dash or a colon: a dateline leading the article's first paragraph
 # ("April 5, 2005 -- A sea of humanity..."), where a date inside a paragraph is only mentioned.
 _DATELINE_END = re.compile(r"\s*(?:--|—|–|-|:|\|)")
+# A written date is no longer than this ("30 de septiembre de 2025", "Wednesday, 30 September 2025"):
+# the text read after the words that open it, or at a paragraph's start.
+_DATE_CHARS = 40
 # Words that say the date after them is the publication's ("Posted on", "Published:"), wherever the
 # page prints them: a blog's footer line under the post ("Posted on the 15/12/2025 at 19:00 by ...").
 _POSTED = re.compile(r"\b(?:posted|published|publication date|publié|veröffentlicht|pubblicato|publicado)"
@@ -302,13 +306,17 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
     """The publication date a page prints beside its headline (``YYYY-MM-DD``); None when the
     headline is not found or no date is printed near it.
 
-    The headline is found as :func:`_headline` says.  The date is one in a short text (a dateline
-    or a byline, not a paragraph that mentions a date) within BEFORE_HEADLINE characters before the
-    headline or AFTER_HEADLINE after it: the one sharing the deepest container with the headline
-    (the article's header, not the page's), then the nearest; an update's date only when no other
-    is there.  Above the headline, a date in no container of the headline's but the page, or in
-    one that holds the site's navigation, is a masthead's (today's).  With no date there (or no
-    headline found), the first element named for a date that prints one, on a page with few such.
+    The headline is found as :func:`_headline` says; on a page with no ``<h1>``, its first byline
+    stands for it.  The date is one in a short text (a dateline or a byline, not a paragraph that
+    mentions a date), or one opening a paragraph before a dash ("April 5, 2005 -- ..."), within
+    BEFORE_HEADLINE characters before the headline or AFTER_HEADLINE after it: the one sharing the
+    deepest container with the headline (the article's header, not the page's), then the nearest;
+    an update's date only when no other is there, one whose year is inferred from a copyright
+    notice (:func:`_yearless`) only when no dated one is.  Above the headline, a date in no
+    container of the headline's but the page, or in one that holds the site's navigation, is a
+    masthead's (today's).  With no date there (or no headline found), the date after "Posted on"
+    or "Published" anywhere when the page prints one such day, else the first element named for a
+    date that prints one, on a page with few such.
     """
     texts = _Texts.of(root)
     return _date(root, texts, _headline(root, texts, headlines))
@@ -361,7 +369,7 @@ def _dateline(text: str, lang: str) -> list[tuple[date, int, int]]:
     """The date opening a long ``text`` and followed by a dash or a colon (a dateline), or none."""
     stripped = text.lstrip()
     lead = len(text) - len(stripped)
-    found = written_dates(stripped[:40], lang)
+    found = written_dates(stripped[:_DATE_CHARS], lang)
     if found and found[0][1] == 0 and _DATELINE_END.match(stripped, found[0][2]):
         return [(found[0][0], lead, lead + found[0][2])]
     return []
@@ -398,7 +406,8 @@ def _posted(texts: _Texts, lang: str) -> str | None:
         at = joined.find(stem)
         while at > 0:
             match = _POSTED.match(joined, at - 1)
-            if match is not None and (found := written_dates(joined[match.end(): match.end() + 40], lang)) and found[0][1] == 0:
+            if match is not None and (found := written_dates(joined[match.end(): match.end() + _DATE_CHARS], lang)) \
+                    and found[0][1] == 0:
                 days.add(found[0][0])
             at = joined.find(stem, at + len(stem))
     return days.pop().isoformat() if len(days) == 1 else None
