@@ -60,6 +60,7 @@ _WEEKDAYS = {name: number for number, names in enumerate((
     "monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun",
 )) for name in names.split()}
 _WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_WEEKDAY_FIRST = re.compile(rf"(?:{_WEEKDAY})\.?,?\s+", re.IGNORECASE)  # "Tuesday, " before a date
 _YEARLESS = re.compile(
     rf"\b(?:(?P<w>{_WEEKDAY})\.?,?\s+)?(?:(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH})\.?)"
     r"(?:st|nd|rd|th)?,?\s+(?:at\s+)?\d{1,2}:\d\d", re.IGNORECASE)
@@ -72,10 +73,14 @@ _DATELINE_END = re.compile(r"\s*(?:--|—|–|-|:|\|)")
 _DATE_CHARS = 40
 # Words that say the date after them is the publication's ("Posted on", "Published:"), wherever the
 # page prints them: a blog's footer line under the post ("Posted on the 15/12/2025 at 19:00 by ...").
-_POSTED = re.compile(r"\b(?:posted|published|publication date|publié|veröffentlicht|pubblicato|publicado)"
+_POSTED_WORDS = re.compile(r"\b(?:posted|published|publication date|publié|veröffentlicht|pubblicato|publicado)"
                      r"\b(?:\W{0,3}(?:on|the|le|am|el|il|em|in)\b)*\W{0,3}", re.IGNORECASE)
 # Each of those words but its first letter (upper or lower case), found by str.find.
 _POSTED_STEMS = ("osted", "ublished", "ublication date", "ublié", "eröffentlicht", "ubblicato", "ublicado", "OSTED", "UBLISHED")
+# An update's line ("Last Updated: Tuesday, 4 December 2007, 17:04 GMT", BBC's dateline), read as the
+# publication's on a page with no <h1> that prints no "Posted on" line (see _date).
+_UPDATED_WORDS = re.compile(r"\b(?:last updated|updated|last modified|page updated)\b\W{0,3}(?:on\b\W{0,3})?", re.IGNORECASE)
+_UPDATED_STEMS = ("pdated", "odified", "PDATED")
 # 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
 _SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
 _DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
@@ -323,13 +328,19 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
 
 
 def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
-    if headline is None and next(root.iter("h1"), None) is None:
+    unmarked = headline is None and next(root.iter("h1"), None) is None
+    if unmarked:
         # No headline found on a page that marks none (no <h1>): its byline is where the article starts
         # ("By ANDY GELLER ... April 5, 2005 -- ").  A page with an <h1> that is not the title is
         # a product's, a listing's or a service's: a byline there is a card's.
         headline = _byline_anchor(texts)
     if headline is None:
-        return _posted(texts, root.get("lang") or "") or _dated_element(root, texts)
+        lang = root.get("lang") or ""
+        # An update's line stands for the publication's on such a page only (BBC's 2007 pages print
+        # "Last Updated: Tuesday, 4 December 2007" and no other date): a service's or a shop's pages,
+        # which have an <h1>, print when they were last updated and no publication date.
+        return _posted(texts, lang) or _dated_element(root, texts) or (
+            _posted(texts, lang, _UPDATED_WORDS, _UPDATED_STEMS) if unmarked else None)
     joined = texts.joined()
     lang = root.get("lang") or ""
     best: tuple[tuple[bool, bool, int, int], date] | None = None
@@ -397,18 +408,21 @@ def _yearless(text: str, at: int, texts: _Texts) -> list[tuple[date, int, int]]:
     return []
 
 
-def _posted(texts: _Texts, lang: str) -> str | None:
+def _posted(texts: _Texts, lang: str, words: re.Pattern[str] = _POSTED_WORDS, stems: tuple[str, ...] = _POSTED_STEMS) -> str | None:
     """The date printed after words that say it is the publication's ("Posted on", "Published:"),
     anywhere in the page, where all such say one day (a listing's or a thread's many say none)."""
     joined = texts.joined()
     days = set()
-    for stem in _POSTED_STEMS:  # str.find over the page's text, not a pattern tried at each of its characters
+    for stem in stems:  # str.find over the page's text, not a pattern tried at each of its characters
         at = joined.find(stem)
         while at > 0:
-            match = _POSTED.match(joined, at - 1)
-            if match is not None and (found := written_dates(joined[match.end(): match.end() + _DATE_CHARS], lang)) \
-                    and found[0][1] == 0:
-                days.add(found[0][0])
+            match = words.match(joined, at - 1)
+            if match is not None:
+                after = joined[match.end(): match.end() + _DATE_CHARS + 12]
+                start = weekday.end() if (weekday := _WEEKDAY_FIRST.match(after)) else 0
+                found = written_dates(after[start: start + _DATE_CHARS], lang)
+                if found and found[0][1] == 0:
+                    days.add(found[0][0])
             at = joined.find(stem, at + len(stem))
     return days.pop().isoformat() if len(days) == 1 else None
 

@@ -355,3 +355,13 @@ def test_a_dateline_without_weekday_or_year_takes_the_year_of_the_notice_after_i
 def test_a_listings_stories_times_are_not_the_pages_date() -> None:
     stories = "".join(f"<div><h2>Story {i}</h2><p>4 March 0{i}:00 PM EST - News - {i} Comments</p></div>" for i in range(1, 7))
     assert _fields(_page("Phoronix", "", after=stories).replace("<h1>Phoronix</h1>", "<h1>Phoronix</h1>" + stories))["date"] is None
+
+
+def test_an_update_line_dates_a_page_without_h1_but_not_a_service_page() -> None:
+    # BBC News, 2007 (a saved copy without its head): the dateline is "Last Updated", the page has no <h1>.
+    dateline = "<span class='ds'><span class='lu'>Last Updated: </span>Saturday, 12 January 2008, 14:28 GMT</span>"
+    bbc = f"<html><body><table><tr><td>{dateline}<div class='mvb'>England pick their squad</div>{ARTICLE}</td></tr></table></body></html>"
+    assert _fields(bbc)["date"] == "2008-01-12"
+    # A shop's or a service's page (with an <h1>) says when it was last updated, not when it was published.
+    service = _page("Our consulting services", "", after=ARTICLE * 8 + "<p>Last updated: November 13, 2025</p>")
+    assert _fields(service)["date"] is None
