@@ -160,13 +160,16 @@ def is_single_step(key: str) -> bool:
     return key.startswith("//") and key.endswith("]") and "/" not in key[2:].split("[", 1)[0] and "]/" not in key
 
 
-def _inside(page: ScoredPage, region: Sequence[int]) -> list[bool]:
-    """Elements strictly inside the region's nodes (a region is never cut out whole)."""
-    mask = [False] * len(page.n)
-    for node in region:
-        for j in range(node + 1, page.index.end[node] + 1):
-            mask[j] = True
-    return mask
+def _inside(page: ScoredPage, region: Sequence[int]) -> list[tuple[int, int]]:
+    """The elements strictly inside the region's nodes (a region is never cut out whole), as sorted,
+    disjoint ranges ``[lo, hi)`` of the document order: a key's elements in them are found by bisection."""
+    spans: list[tuple[int, int]] = []
+    for lo, hi in sorted((node + 1, page.index.end[node] + 1) for node in region):
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
+        elif lo < hi:
+            spans.append((lo, hi))
+    return spans
 
 
 # A core must hold at least this share of the region's keywords on the sample pages.
@@ -187,12 +190,13 @@ def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> 
         region_x = sum(page.x[i] for i in region)
         if not region_x:
             return None
-        inside = _inside(page, region)
+        spans = _inside(page, region)
         present: dict[str, int] = {}
         for key, nodes in page.index.keys.items():
             if not is_single_step(key):
                 continue
-            found = page.index.outermost(i for i in nodes if inside[i])
+            # Key lists are in document order, and so are the spans: the elements inside, in order.
+            found = page.index.outermost([i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]])
             if found:
                 present[key] = sum(page.x[i] for i in found)
         for key in list(totals):

@@ -162,8 +162,8 @@ class _PageParts:
         counts: list[int] = []
         found: list[int] = []
         for key, nodes in index.keys.items():
-            below = _steps_below_anchor(key)
-            if below is not None and index.elements[nodes[0]].tag not in KEPT_TAGS:
+            below = _cut_steps(key)
+            if below is not None:
                 named.append(ids.setdefault(key, len(ids)))
                 steps.append(below)
                 counts.append(len(nodes))
@@ -518,6 +518,17 @@ def _steps_below_anchor(key: str) -> int | None:
     if not sep or not key.startswith("//") or "[" in path or not all(part.isalnum() for part in path.split("/")):
         return None
     return path.count("/") + 1 if "/" not in head.split("[", 1)[0][2:] and "]/" not in head else None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cut_steps(key: str) -> int | None:
+    """:func:`_steps_below_anchor`, None also for a key of code (KEPT_TAGS), never cut: the tag of its
+    elements is the key's last step's (read from the key, not from an element, for thousands of keys)."""
+    below = _steps_below_anchor(key)
+    if below is None:
+        return None
+    tag = key[2:].split("[", 1)[0] if below == 0 else key.rsplit("/", 1)[1]
+    return None if tag in KEPT_TAGS else below
 
 
 def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool = True) -> np.ndarray:

@@ -321,6 +321,10 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     )
 
 
+# An element's text, all its text nodes joined: "".join(element.itertext()) in one call into libxml2's XPath.
+_STRING = etree.XPath("string()")
+
+
 def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[str, list[etree._Element]]] | None = None,
             ) -> etree._Element:
     """The innermost element under ``owner`` (a block's block-level owner) whose text is the
@@ -339,7 +343,7 @@ def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[
             children = inline[holder] = {}
             for child in holder:
                 if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS:
-                    children.setdefault(" ".join("".join(child.itertext()).split()), []).append(child)
+                    children.setdefault(" ".join(_STRING(child).split()), []).append(child)
         same = children.get(wanted, ())
         if len(same) != 1:
             return holder

@@ -15,17 +15,19 @@ from lxml import etree
 
 from forest.html import parse_html
 from forest.learning.boxes import _parts
+from forest.learning.consensus import _cut_steps, _steps_below_anchor
 from forest.learning.index import page_index
-from forest.learning.induce import _cuts_code, _in_landmark, _Landmarks, _RegionBlocks, _with_code
+from forest.classifier.blocks import walk
+from forest.learning.induce import _STRING, _cuts_code, _holder, _in_landmark, _Landmarks, _RegionBlocks, _with_code
 from keywords.model import Keywords
-from patterns.ranking import score_page
-from patterns.refine import KEPT_TAGS
-from patterns.text import text_blocks
+from patterns.ranking import ScoredPage, score_page
+from patterns.refine import KEPT_TAGS, MIN_CORE_SHARE, _inside, core_step, is_single_step
+from patterns.text import BLOCK_TAGS, text_blocks
 
 TAGS = ["div", "p", "span", "a", "section", "nav", "footer", "figcaption", "pre", "code", "ul", "li", "table", "th"]
 ATTRIBUTES = [
     "", " class='story'", " id='comments'", " class='Comment-List x'", " id='disqus_thread'", " role='navigation'",
-    " role='contentinfo' class='box'", " class='highlight'", " class='box' id='reactions'",
+    " role='contentinfo' class='box'", " class='highlight'", " class='box' id='reactions'", " class='a b'", " id='pre'",
 ]
 WORDS = ["word", "code", "x = 1", " ", "one two three", "\n", "}"]
 leaves = st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join)
@@ -94,3 +96,88 @@ def test_region_blocks_are_the_regions_text_blocks_in_a_new_list_each_time() -> 
     assert first == text_blocks([index.elements[1], index.elements[4]])
     first.clear()
     assert blocks.of(0, (1, 4)) == text_blocks([index.elements[1], index.elements[4]])
+
+
+@generated
+@given(pages)
+def test_a_keys_code_is_read_from_the_key_as_from_its_elements(page: str) -> None:
+    index = page_index(parse_html(page).find("body"))
+    for key, nodes in index.keys.items():
+        below = _steps_below_anchor(key)
+        expected = None if below is None or index.elements[nodes[0]].tag in KEPT_TAGS else below
+        assert _cut_steps(key) == expected, key
+
+
+def _holder_by_itertext(owner: etree._Element, text: str) -> etree._Element:
+    """induce._holder as written with itertext: the innermost inline element under ``owner`` holding the whole text."""
+    wanted = " ".join(text.split())
+    holder = owner
+    while True:
+        children: dict[str, list[etree._Element]] = {}
+        for child in holder:
+            if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS:
+                children.setdefault(" ".join("".join(child.itertext()).split()), []).append(child)
+        same = children.get(wanted, ())
+        if len(same) != 1:
+            return holder
+        holder = same[0]
+
+
+odd = st.sampled_from(["<!-- c -->", "<?pi x?>", "&amp;", "&nbsp;", "<br>", "<time>9 May</time>", "<em>one two three</em>"])
+mixed = st.lists(fragments | odd, min_size=1, max_size=5).map(lambda parts: "<html><body><div>" + "".join(parts) + "</div></body></html>")
+
+
+@generated
+@given(mixed)
+def test_a_blocks_holder_is_found_as_itertext_finds_it(page: str) -> None:
+    body = parse_html(page).find("body")
+    for element in body.iter(etree.Element):
+        assert _STRING(element) == "".join(element.itertext())
+    inline: dict[etree._Element, dict[str, list[etree._Element]]] = {}
+    for block in walk(body).blocks:
+        for owner in body.iter(*BLOCK_TAGS):
+            assert _holder(owner, block.text, inline) is _holder_by_itertext(owner, block.text)
+
+
+def _core_step_by_mask(pages: list[ScoredPage], regions: list[list[int]]) -> str | None:
+    """patterns.refine.core_step as written with a mask of each region's inside, tested per element."""
+    totals: dict[str, int] = {}
+    for page, region in zip(pages, regions):
+        if not sum(page.x[i] for i in region):
+            return None
+        inside = [False] * len(page.n)
+        for node in region:
+            for j in range(node + 1, page.index.end[node] + 1):
+                inside[j] = True
+        present = {}
+        for key, nodes in page.index.keys.items():
+            if is_single_step(key):
+                found = page.index.outermost(i for i in nodes if inside[i])
+                if found:
+                    present[key] = sum(page.x[i] for i in found)
+        for key in list(totals):
+            if key not in present:
+                del totals[key]
+        if not totals and page is pages[0]:
+            totals = dict(present)
+        else:
+            for key in totals:
+                totals[key] += present[key]
+    if not totals:
+        return None
+    all_x = sum(page.x[i] for page, region in zip(pages, regions) for i in region)
+    key, x = max(totals.items(), key=lambda item: (item[1], -len(item[0])))
+    return f".{key}" if x >= MIN_CORE_SHARE * all_x else None
+
+
+@generated
+@given(st.lists(pages, min_size=1, max_size=3), st.data())
+def test_a_regions_core_is_found_by_bisection_as_by_a_mask(htmls: list[str], data: st.DataObject) -> None:
+    keywords = Keywords(terms=("word", "code", "one"), weights=(1.0, 0.5, 0.25), source="tfidf")
+    scored = [score_page(page_index(parse_html(html).find("body")), keywords) for html in htmls]
+    # Any nodes, nested or not, in any order: the spans are the union of their insides.
+    regions = [data.draw(st.lists(st.integers(0, len(page.n) - 1), min_size=1, max_size=4)) for page in scored]
+    for page, region in zip(scored, regions):
+        covered = {i for lo, hi in _inside(page, region) for i in range(lo, hi)}
+        assert covered == {j for node in region for j in range(node + 1, page.index.end[node] + 1)}
+    assert core_step(scored, regions) == _core_step_by_mask(scored, regions)
