@@ -429,7 +429,15 @@ def element_columns(elements, list tags not None, dict extra not None, dict tag_
     for i in range(n):
         c_node = nodes.nodes[i] if nodes is not None else (<cetree._Element?>proxies[i])._c_node
         cls = ident = None
-        c_attr = c_node.properties if c_node.type == tree.XML_ELEMENT_NODE else NULL
+        if nodes is not None and nodes.marking is not None:
+            # The walk found them as it went.
+            if nodes.class_attr[i] is not NULL:
+                cls = _value(table, c_node, nodes.class_attr[i])
+            if nodes.id_attr[i] is not NULL:
+                ident = _value(table, c_node, nodes.id_attr[i])
+            c_attr = NULL
+        else:
+            c_attr = c_node.properties if c_node.type == tree.XML_ELEMENT_NODE else NULL
         found_class = found_id = False
         while c_attr is not NULL:
             if c_attr.ns is NULL:

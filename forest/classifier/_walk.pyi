@@ -21,7 +21,12 @@ class Nodes(Sequence[etree._Element]):
 
 def attributes_of(elements: list[etree._Element]) -> list[dict[str, str]]: ...
 def flatten(
-    root: etree._Element, block_tags: frozenset[str], block_class: type[Block], keep_pieces: bool = ..., proxies: bool = ...
+    root: etree._Element,
+    block_tags: frozenset[str],
+    block_class: type[Block],
+    keep_pieces: bool = ...,
+    proxies: bool = ...,
+    marking: frozenset[str] | None = ...,
 ) -> tuple[
     list[etree._Element] | Nodes,
     list[str],

@@ -310,17 +310,55 @@ cdef class Nodes:
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.class_attr)
+        free(self.id_attr)
 
     cdef int append(self, xmlNode* c_node) except -1:
         cdef xmlNode** grown
+        cdef tree.xmlAttr** classes
+        cdef tree.xmlAttr** ids
         if self.n == self.capacity:
             self.capacity = self.capacity * 2 if self.capacity else 256
             grown = <xmlNode**>realloc(self.nodes, self.capacity * sizeof(xmlNode*))
             if grown is NULL:
                 raise MemoryError()
             self.nodes = grown
+            if self.marking is not None:
+                classes = <tree.xmlAttr**>realloc(self.class_attr, self.capacity * sizeof(tree.xmlAttr*))
+                if classes is NULL:
+                    raise MemoryError()
+                self.class_attr = classes
+                ids = <tree.xmlAttr**>realloc(self.id_attr, self.capacity * sizeof(tree.xmlAttr*))
+                if ids is NULL:
+                    raise MemoryError()
+                self.id_attr = ids
         self.nodes[self.n] = c_node
         self.n += 1
+        return 0
+
+    cdef int scan(self, xmlNode* c_node, const bint* initial, list encoded) except -1:
+        # The attributes of the element just appended, read while its node is at hand.
+        cdef tree.xmlAttr* c_attr = c_node.properties
+        cdef tree.xmlAttr* cls = NULL
+        cdef tree.xmlAttr* ident = NULL
+        cdef const char* name
+        cdef bint mark = False
+        while c_attr is not NULL:
+            if c_attr.ns is NULL:
+                name = <const char*>c_attr.name
+                if _named(name, "class"):
+                    if cls is NULL:
+                        cls = c_attr
+                elif _named(name, "id"):
+                    if ident is NULL:
+                        ident = c_attr
+                elif not mark and initial[<unsigned char>name[0]] and _marking(name, encoded):
+                    mark = True
+            c_attr = c_attr.next
+        self.class_attr[self.n - 1] = cls
+        self.id_attr[self.n - 1] = ident
+        if mark:
+            self.marked.append(self.n - 1)
         return 0
 
     def __len__(self):
@@ -421,6 +459,15 @@ cdef int _read_names(xmlNode* c_node, list marking, const bint* initial, bint na
     return 0
 
 
+cdef void _initials(frozenset marking, bint* initial):
+    # The first bytes of the marking names: most attributes (href, src, alt) are told apart by it, in C.
+    cdef Py_ssize_t i
+    for i in range(256):
+        initial[i] = False
+    for name in marking:
+        initial[(<str>name).encode("utf-8")[0]] = True
+
+
 def read_names(elements, frozenset marking not None, bint names=True):
     """One pass over the attributes of ``elements`` (a :class:`Nodes` or a list of lxml elements):
     each element's ``class`` and ``id`` (``""`` without; with ``names`` only, else both lists are
@@ -432,12 +479,14 @@ def read_names(elements, frozenset marking not None, bint names=True):
     cdef Py_ssize_t i
     cdef Nodes nodes
     cdef cetree._Element element
-    # The first bytes of the marking names: most attributes (href, src, alt) are told apart by it, in C.
     cdef bint initial[256]
-    for i in range(256):
-        initial[i] = False
-    for name in marking:
-        initial[(<str>name).encode("utf-8")[0]] = True
+    _initials(marking, initial)
+    if isinstance(elements, Nodes) and not names and (<Nodes>elements).marking == marking:
+        # The walk found the marked elements: only their attributes are left to read.
+        nodes = <Nodes>elements
+        for i in nodes.marked:
+            marked_attributes[i] = _attributes(nodes.nodes[i])
+        return classes, ids, list(nodes.marked), marked_attributes
     if isinstance(elements, Nodes):
         nodes = <Nodes>elements
         for i in range(nodes.n):
@@ -454,13 +503,16 @@ def attributes_of(list elements not None):
     return [_attributes(element._c_node) for element in elements]
 
 
-def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=False, bint proxies=True):
+def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=False, bint proxies=True, frozenset marking=None):
     """PageTree's fields for the subtree of ``root`` (an lxml element), as a tuple:
     (elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words,
     last, blocks, owner, pieces).
 
     ``elements`` is the list of every element's lxml proxy with ``proxies``, else a
-    :class:`Nodes` (proxies made on access)."""
+    :class:`Nodes` (proxies made on access).  Given ``marking`` (and no ``proxies``), the walk also
+    reads each element's attributes as it enters it: its class and id nodes, and whether it has
+    an attribute named in ``marking`` (read_names and the features then take those from the Nodes
+    instead of reading every element's attributes again)."""
     cdef cetree._Element top = <cetree._Element?>root
     cdef cetree._Document doc = top._doc
     cdef xmlNode* c_root = top._c_node
@@ -474,6 +526,13 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
     cdef list made = [] if proxies else None
     cdef list tags = []
     cdef _Tag entry
+    cdef bint initial[256]
+    cdef list encoded = None
+    if nodes is not None and marking is not None:
+        nodes.marking = marking
+        nodes.marked = []
+        encoded = [(<str>name).encode("utf-8") for name in marking]
+        _initials(marking, initial)
     stack.data = NULL
     stack.size = stack.capacity = 0
     p.keep_pieces = keep_pieces
@@ -491,6 +550,8 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
                 made.append(cetree.elementFactory(doc, c_node))
             else:
                 nodes.append(c_node)
+                if encoded is not None:
+                    nodes.scan(c_node, initial, encoded)
             up = stack.data[d - 1] if d > 0 else -1
             _push(&p.parent, up)
             _push(&p.depth, d)

@@ -128,7 +128,8 @@ def walk(body: etree._Element, *, keep_pieces: bool = False, proxies: bool = Tru
         while the tree is unchanged (an element cut from it may be freed with its subtree).
     """
     elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, blocks, owner, pieces = (
-        flatten(body, BLOCK_TAGS, Block, keep_pieces, proxies)
+        # Without proxies, the walk reads the attributes the features ask for as it goes (Nodes).
+        flatten(body, BLOCK_TAGS, Block, keep_pieces, proxies, MARKING)
     )
     return PageTree(
         elements=elements,
