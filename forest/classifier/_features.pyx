@@ -391,12 +391,12 @@ def element_columns(elements, list tags not None, dict extra not None, dict tag_
     of lxml elements), the counts its node features read, and its tokens.
 
     The class and id are read from libxml2's nodes (the first such attribute without a
-    namespace, as lxml's ``get`` reads it).  ``extra`` maps an element to its
-    ``itemprop + " " + role`` value (only marked elements have one); ``tag_index`` maps a tag to
-    its one-hot column, ``other`` for the rest.  Returns an int64 array of columns
-    ``len(class)``, ``len(class.split())``, ``len(id)``, the number of tokens, the one-hot column,
-    a tag code (equal codes for equal tags), and whether the class names a CSS-in-JS hash (with
-    ``modern`` only), and the :class:`Tokens`.
+    namespace, as lxml's ``get`` reads it; from the walk's record when it made one).  ``extra``
+    maps an element to its ``itemprop + " " + role`` value (only marked elements have one);
+    ``tag_index`` maps a tag to its one-hot column, ``other`` for the rest.  Returns an int64
+    array of columns ``len(class)``, ``len(class.split())``, ``len(id)``, the number of tokens,
+    the one-hot column, a tag code (0, 1, ... for the distinct tags, in order of appearance),
+    and whether the class names a CSS-in-JS hash (with ``modern`` only), and the :class:`Tokens`.
     """
     cdef Py_ssize_t n = len(tags), i
     cdef _Entry e, cls, ident
@@ -409,6 +409,11 @@ def element_columns(elements, list tags not None, dict extra not None, dict tag_
     cdef xmlNode* c_node
     cdef tree.xmlAttr* c_attr
     cdef const char* name
+    # The tag codes: 0, 1, ... in order of first appearance, so that they stay as few as the page's
+    # tags (the siblings are counted per parent and code, in a parents x codes table).
+    cdef int64_t n_codes = 0, k
+    known_ = np.full(max(other, 1), -1, dtype=np.int64)
+    cdef int64_t[::1] known = known_
     if n_hash <= 0:
         raise ValueError("n_hash must be positive")
     if (nodes.n if nodes is not None else len(proxies)) != n:
@@ -464,12 +469,21 @@ def element_columns(elements, list tags not None, dict extra not None, dict tag_
         tag = tags[i]
         found = tag_index.get(tag)
         if found is not None:
-            columns[i, 4] = found
-            columns[i, 5] = found
+            k = found
+            columns[i, 4] = k
+            if not 0 <= k < other:
+                raise ValueError("a tag's column is out of range")
+            if known[k] < 0:
+                known[k] = n_codes
+                n_codes += 1
+            columns[i, 5] = known[k]
         else:
             columns[i, 4] = other
-            # Tags without a column of their own: a code past the columns, one per distinct tag.
-            columns[i, 5] = other + 1 + codes.setdefault(tag, len(codes))
+            found = codes.get(tag)
+            if found is None:
+                found = codes[tag] = n_codes
+                n_codes += 1
+            columns[i, 5] = found
     for i, value in extra.items():
         if not 0 <= i < n:
             raise IndexError("an extra value's element is out of range")

@@ -252,7 +252,7 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     # How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs):
     # one count per (parent, tag) pair, read back by every element of the pair.
     code = counts[:, 5]
-    key = (tree.parent + 1) * int(code.max(initial=0) + 1) + code
+    key = (tree.parent + 1) * int(code.max(initial=-1) + 1) + code
     same_tag = (np.bincount(key)[key] - 1).astype(np.float64)
     # Integer counts: subtree_sums then takes its exact running-sum path.
     length, words, link = block_counts(tree.blocks)
