@@ -116,19 +116,7 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
     and raw newlines in strings.
     """
     found: dict[str, str] = {}
-    # Most pages have none: a substring test spares encoding and scanning the whole page.
-    if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
-        return found
-    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
-    nodes: list[Mapping[str, object]] = []
-    for match in _JSON_LD.finditer(data_bytes):
-        try:
-            # Bounded depth: a page's JSON-LD nested 100,000 deep raised RecursionError (issue 15, case 4).
-            data = loads_json(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
-        except ValueError:
-            continue
-        nodes.extend(_json_nodes(data))
-    for node in sorted(nodes, key=lambda n: not _is_article(n)):  # stable: page order within each kind
+    for node in sorted(_json_ld_nodes(html), key=lambda n: not _is_article(n)):  # stable: page order within each kind
         if not (_is_article(node) or "datePublished" in node or "headline" in node):
             continue
         title = node.get("headline") or node.get("name")
@@ -138,6 +126,38 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
             if isinstance(value, str) and value.strip() and name not in found:
                 found[name] = " ".join(value.split())
     return found
+
+
+def declares_article(html: str | bytes, root: etree._Element) -> bool:
+    """Whether the page says it is an article: a JSON-LD object of an article type, or ``og:type`` ``article``.
+
+    A page-type hint for the cold path (forest.extraction): a page's own word on its type,
+    read only where the classifier's decision is in doubt.
+    """
+    head = root.find("head")
+    for meta in head.iter("meta") if head is not None else ():
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            if (meta.get("content") or "").strip().lower() == "article":
+                return True
+            break
+    return any(map(_is_article, _json_ld_nodes(html)))
+
+
+def _json_ld_nodes(html: str | bytes) -> list[Mapping[str, object]]:
+    """Every object of the page's JSON-LD scripts, in page order; broken JSON is skipped."""
+    # Most pages have none: a substring test spares encoding and scanning the whole page.
+    if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
+        return []
+    data_bytes = html.encode("utf-8", errors="replace") if isinstance(html, str) else html
+    nodes: list[Mapping[str, object]] = []
+    for match in _JSON_LD.finditer(data_bytes):
+        try:
+            # Bounded depth: a page's JSON-LD nested 100,000 deep raised RecursionError (issue 15, case 4).
+            data = loads_json(match.group(1).strip().decode("utf-8", errors="replace"), strict=False)
+        except ValueError:
+            continue
+        nodes.extend(_json_nodes(data))
+    return nodes
 
 
 def microdata_fields(root: etree._Element) -> dict[str, str]:
