@@ -102,6 +102,8 @@ AFTER_HEADLINE = 2000
 _UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour|actualizado|aggiornato)\W*(\w+\W+){0,3}$",
                       re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# The four digits of a year, which every written date above prints (_WRITTEN's and _SLASHED's \d{4}).
+_YEAR_DIGITS = re.compile(r"\d{4}")
 _BODY_TEXTS = etree.XPath("//body//text()")
 _BEFORE = etree.XPath("count(preceding::text()[ancestor::body])")
 _INSIDE = etree.XPath("count(.//text())")
@@ -150,6 +152,8 @@ def written_dates(text: str, lang: str = "") -> list[tuple[date, int, int]]:
     :param lang: the page's language (``<html lang>``), which says whether 03/04/2014 is
         March or April.
     """
+    if not _YEAR_DIGITS.search(text):  # every pattern's year; most texts of a page hold none
+        return []
     found: list[tuple[date, int, int]] = []
     taken: list[tuple[int, int]] = []
     for pattern in _WRITTEN:

@@ -44,6 +44,15 @@ _DATE_FORMATS = (
 )
 _ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# What a text must hold for strptime to read it by each format, tested first: strptime keeps only
+# five compiled formats, so trying all twelve on each short text of a page (learning tries every
+# one) recompiled each format every time.  Every format has a year, which strptime reads as four
+# digits (its %Y is \d\d\d\d); a format opens with a number (%Y, %d) or a name (%A, %B...), and
+# its punctuation is matched as written.  A format whose needs a text misses would raise ValueError.
+_YEAR_DIGITS = re.compile(r"\d\d\d\d")
+_FORMAT_NEEDS = tuple(
+    (fmt, fmt[1] in "Yd", tuple(set(re.sub("%.", "", fmt)) - {" "})) for fmt in _DATE_FORMATS
+)
 _CLOCK_12H = re.compile(r"\d\s*[AaPp]\.?[Mm]\b")
 # A time zone written as a name after a timestamp ("2024-04-16 09:15 EST"): the names US and
 # European pages use, at their standard offsets.
@@ -88,7 +97,8 @@ def parse_date(value: str) -> date | datetime | None:
         if isinstance(base, datetime) and base.tzinfo is None:
             return base.replace(tzinfo=timezone(timedelta(hours=_ZONES[named.group(1)])))
     cleaned = _ORDINAL.sub(r"\1", text)
-    for fmt in _DATE_FORMATS:
+    formats = _formats_for(cleaned)
+    for fmt in formats:
         try:
             return datetime.strptime(cleaned, fmt).date()
         except ValueError:
@@ -105,6 +115,14 @@ def parse_date(value: str) -> date | datetime | None:
         if len(set(found)) == 1:
             return found[0]
     return None
+
+
+def _formats_for(text: str) -> list[str]:
+    """The formats of _DATE_FORMATS whose needs ``text`` (stripped) meets: the only ones strptime may read it by."""
+    if not _YEAR_DIGITS.search(text):
+        return []
+    numeric = _DIGIT.match(text) is not None
+    return [fmt for fmt, number_first, marks in _FORMAT_NEEDS if number_first == numeric and all(m in text for m in marks)]
 
 
 def json_ld_fields(html: str | bytes) -> dict[str, str]:
