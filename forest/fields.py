@@ -37,6 +37,8 @@ NEAR_MATCH_SHARE = 0.7
 # for punctuation and a site name) cannot match it, even nearly.
 MAX_MATCH_RATIO = 3
 _WORD = re.compile(r"\w+")
+# The spaces a text's size leaves out (its characters but these are counted against a value's).
+_SPACES = str.maketrans("", "", " \n\t\r")
 _DIGIT = re.compile(r"\d")
 _META_TITLE = ("og:title", "twitter:title")
 _META_SITE = ("og:site_name", "application-name", "twitter:site")
@@ -60,12 +62,14 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
     :return: field name -> XPath, for the fields a pattern was found for.
     """
     learned: dict[str, str] = {}
+    bodies: dict[int, _Body] = {}  # each page's body read once for all three fields, when one has a value
     for name in FIELDS:
         pages: list[tuple[etree._Element, list[etree._Element]]] = []
-        for root, meta in samples:
+        for k, (root, meta) in enumerate(samples):
             value = _value(meta, name)
             if value:
-                pages.append((root, _matches(root, name, value)))
+                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root))
+                pages.append((root, _matches(body, name, value)))
         if not any(found for _, found in pages):
             continue
         xpath = _best_key(pages)
@@ -199,52 +203,127 @@ def _value(meta: Metadata, name: str) -> str:
     return {"title": meta.title, "author": meta.author, "date": meta.published}[name].strip()
 
 
-def _matches(root: etree._Element, name: str, value: str) -> list[etree._Element]:
+class _Body:
+    """A sample page's body as learning reads it for every field: its elements in document order, and
+    (read when first asked for) their subtree sizes, their texts and words, and the day each states.
+
+    Title and author search the same short elements; each element's text is read once for both.
+    """
+
+    __slots__ = ("elements", "_sizes", "_raw", "_texts", "_words", "_names", "_days")
+
+    def __init__(self, body: etree._Element | None) -> None:
+        self.elements: list[etree._Element] = list(body.iter(etree.Element)) if body is not None else []
+        self._sizes: dict[etree._Element, int] | None = None
+        self._raw: dict[etree._Element, str] = {}  # short elements' texts as itertext joins them
+        self._texts: dict[etree._Element, str] = {}
+        self._words: dict[etree._Element, list[str]] = {}
+        self._names: dict[str, list[str]] = {}
+        self._days: dict[str, date | None] = {}
+
+    @classmethod
+    def of(cls, root: etree._Element) -> _Body:
+        return cls(root.find("body"))
+
+    def short(self, limit: float) -> list[etree._Element]:
+        """The elements with some text but at most ``limit`` characters of it (spaces aside), in document order.
+
+        Reading every element's text is quadratic in the page's depth; a headline or a byline is
+        short, and the sizes of all the subtrees cost one walk.  An element without text (an image,
+        a break, a wrapper of images) matches no value: learning reads the text of those it keeps.
+        """
+        if self._sizes is None:
+            size: dict[etree._Element, int] = {}
+            known = size.get
+            for element in reversed(self.elements):
+                text = element.text
+                n = len(text.translate(_SPACES)) if text else 0
+                for child in element:
+                    tail = child.tail
+                    n += known(child, 0) + (len(tail.translate(_SPACES)) if tail else 0)
+                size[element] = n
+            self._sizes = size
+        sizes, raw = self._sizes, self._raw
+        # Their texts, children's first: an element's is its own text, its child elements' and their
+        # tails (itertext's: a comment's or a processing instruction's tail, not its content).  A
+        # short element's children are short, so each text is joined from texts already read.
+        for element in reversed(self.elements):
+            if sizes[element] <= limit and element not in raw:
+                raw[element] = "".join([element.text or "", *(raw.get(c, "") + (c.tail or "") for c in element)])
+        return [element for element in self.elements if 0 < sizes[element] <= limit]
+
+    def text(self, element: etree._Element) -> str:
+        """:func:`_text` of ``element``, read once."""
+        text = self._texts.get(element)
+        if text is None:
+            raw = self._raw.get(element)
+            text = self._texts[element] = " ".join(raw.split()) if raw is not None else _text(element)
+        return text
+
+    def words(self, element: etree._Element) -> list[str]:
+        words = self._words.get(element)
+        if words is None:
+            words = self._words[element] = _words(self.text(element))
+        return words
+
+    def name_words(self, text: str) -> list[str]:
+        """The words of the name a byline's text gives (:func:`forest.bylines.person_name`), once per text."""
+        words = self._names.get(text)
+        if words is None:
+            words = self._names[text] = _words(person_name(text) or "")
+        return words
+
+    def day(self, element: etree._Element) -> date | None:
+        """The day an element states: a timestamp attribute's, else its own short text's; each distinct text parsed once per page."""
+        stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None) or (
+            element.get("title") if element.tag == "abbr" else None)
+        if stamp:
+            return self._parsed(stamp)
+        # Only short texts an element holds itself: a paragraph that mentions a date is not the date
+        # element, nor is the container of a dateline.  Its own text is its text and its children's
+        # tails ("<p><strong>Posted:</strong> Thu, 10 Jan 2008</p>"); a byline's length at most.
+        own = _own_text(element)
+        if not _DIGIT.search(own):  # no date without a digit: most elements are spared the spaces' join
+            return None
+        text = " ".join(own.split())
+        if len(text) > MAX_BYLINE:
+            return None
+        return self._parsed(text)
+
+    def _parsed(self, text: str) -> date | None:
+        if text in self._days:
+            return self._days[text]
+        day = self._days[text] = _day(text)
+        return day
+
+
+def _matches(body: _Body, name: str, value: str) -> list[etree._Element]:
     """Elements of the page body whose text is ``value``: exact matches if any, else near ones."""
-    body = root.find("body")
-    if body is None:
+    if not body.elements:
         return []
     if name == "date":
         day = _day(value)
         if day is None:
             return []
         # One day either way: the feed's UTC time can fall on the day before or after the page's local date.
-        days = ((el, _element_day(el)) for el in body.iter(etree.Element))
+        days = ((el, body.day(el)) for el in body.elements)
         return [el for el, found in days if found is not None and abs((found - day).days) <= 1]
     want = _words(value)
     if not want:
         return []
     exact: list[etree._Element] = []
     near: list[etree._Element] = []
-    for element in _short(body, MAX_MATCH_RATIO * len("".join(value.split())) + 20):
-        words = _words(_text(element))
+    for element in body.short(MAX_MATCH_RATIO * len("".join(value.split())) + 20):
+        words = body.words(element)
         if name == "author" and words[:1] == ["by"]:
             words = words[1:]
         if words == want:
             exact.append(element)
-        elif name == "author" and len(words) > len(want) and _words(person_name(_text(element)) or "") == want:
+        elif name == "author" and len(words) > len(want) and body.name_words(body.text(element)) == want:
             near.append(element)  # a byline holding the name and more ("Ana Lima | March 3, 2014")
         elif name == "title" and words and _near(words, want):
             near.append(element)
     return exact or near
-
-
-def _short(body: etree._Element, limit: float) -> list[etree._Element]:
-    """The elements of ``body`` with some text but at most ``limit`` characters of it (spaces aside), in document order.
-
-    Reading every element's text is quadratic in the page's depth; a headline or a byline is
-    short, and the sizes of all the subtrees cost one walk.  An element without text (an image,
-    a break, a wrapper of images) matches no value: learning reads the text of those it keeps.
-    """
-    elements = list(body.iter(etree.Element))
-    size: dict[etree._Element, int] = {}
-    for element in reversed(elements):
-        size[element] = _solid(element.text) + sum(size.get(child, 0) + _solid(child.tail) for child in element)
-    return [element for element in elements if 0 < size[element] <= limit]
-
-
-def _solid(text: str | None) -> int:
-    return len(text) - sum(map(text.count, " \n\t\r")) if text else 0
 
 
 def _near(words: list[str], want: list[str]) -> bool:
@@ -264,14 +343,18 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]]) -> s
     needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
     best: tuple[tuple[int, int, int, int], str] | None = None
     for key in candidates:
+        shape = (int("@" in key), -len(key))
+        if best is not None and (len(pages), len(pages), *shape) <= best[0]:
+            continue  # right and single on every page, it still ranks no higher than the best: not compiled
         try:
             compiled = etree.XPath(key)
         except etree.XPathError:
             continue
         right = single = 0
         for k, (root, _) in enumerate(pages):
-            if right + len(pages) - k < max(needed, best[0][0] if best else 0):
-                break  # right on every page left, it still ranks below the best or is too rare (learning time)
+            left = len(pages) - k
+            if right + left < needed or (best is not None and (right + left, single + left, *shape) <= best[0]):
+                break  # right and single on every page left, it still ranks no higher than the best or is too rare (learning time)
             result = compiled(root)
             selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
             if selected and selected[0] in matched[k]:
@@ -343,20 +426,6 @@ def _day(value: str) -> date | None:
     if isinstance(parsed, datetime):
         return (parsed.astimezone(timezone.utc) if parsed.tzinfo else parsed).date()
     return parsed
-
-
-def _element_day(element: etree._Element) -> date | None:
-    stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None) or (
-        element.get("title") if element.tag == "abbr" else None)
-    if stamp:
-        return _day(stamp)
-    # Only short texts an element holds itself: a paragraph that mentions a date is not the date
-    # element, nor is the container of a dateline.  Its own text is its text and its children's
-    # tails ("<p><strong>Posted:</strong> Thu, 10 Jan 2008</p>"); a byline's length at most.
-    text = " ".join(_own_text(element).split())
-    if not text or len(text) > MAX_BYLINE or not _DIGIT.search(text):
-        return None
-    return _day(text)
 
 
 def _stamp(element: etree._Element) -> str | None:

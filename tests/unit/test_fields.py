@@ -202,3 +202,28 @@ def test_wrapper_fields_round_trip_and_default_to_empty() -> None:
 def test_a_field_by_id_reads_the_same_element() -> None:
     html = "<html><body><div id='x'><h1>Head</h1></div><div id='y'><h1>Other</h1></div></body></html>"
     assert extract_fields(parse_html(html), {"title": "//div[@id='y']/h1"})["title"] == "Other"
+
+
+def test_a_short_elements_text_is_itertexts_without_comments_or_instructions() -> None:
+    from forest.fields import _Body, _text
+
+    root = parse_html("<html><body><div><p>Ana <!-- c --><b>Lima</b><?pi x?> | <i>March <u>3</u>,</i> 2014</p>"
+                      "<span> \n By  <a>Bo</a>\tChen </span><p>a much longer paragraph that no byline or headline holds</p>"
+                      "<img src='x.png'><span>   </span></div></body></html>")
+    body = _Body.of(root)
+    short = body.short(30)
+    assert [e.tag for e in short] == ["p", "b", "i", "u", "span", "a"]  # no element without text, none too long
+    assert [body.text(e) for e in short] == [_text(e) for e in short]
+    assert body.text(short[0]) == "Ana Lima | March 3, 2014"
+    assert body.text(root.find(".//div")) == _text(root.find(".//div"))  # not short: read whole
+
+
+def test_a_date_an_element_holds_itself_is_learned_and_a_paragraph_mentioning_one_is_not() -> None:
+    pages = [
+        (f"<p class='when'><strong>Posted:</strong> {day} April 2024</p>"
+         f"<p class='text'>On {day} April 2024 the council met, and it met again on the day after, for longer than a byline.</p>", day)
+        for day in (16, 15, 14)
+    ]
+    samples = [(parse_html(f"<html><body><h1>T{day}</h1>{body}</body></html>"),
+                Metadata(title="", author="", published=f"2024-04-{day}T09:00:00+00:00")) for body, day in pages]
+    assert learn_fields(samples) == {"date": "//p[@class='when']"}
