@@ -146,21 +146,6 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
     return found
 
 
-def declares_article(html: str | bytes, root: etree._Element) -> bool:
-    """Whether the page says it is an article: a JSON-LD object of an article type, or ``og:type`` ``article``.
-
-    A page-type hint for the cold path (forest.extraction): a page's own word on its type,
-    read only where the classifier's decision is in doubt.
-    """
-    head = root.find("head")
-    for meta in head.iter("meta") if head is not None else ():
-        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
-            if (meta.get("content") or "").strip().lower() == "article":
-                return True
-            break
-    return any(map(_is_article, _json_ld_nodes(html)))
-
-
 def _json_ld_nodes(html: str | bytes) -> list[Mapping[str, object]]:
     """Every object of the page's JSON-LD scripts, in page order; broken JSON is skipped."""
     # Most pages have none: a substring test spares encoding and scanning the whole page.

@@ -108,18 +108,3 @@ def test_each_place_is_trusted_in_its_order_not_the_pages() -> None:
     assert microdata_fields(parse_html(_page(body=body))) == {"date": "2024-04-16", "author": "Bo Chen"}
     # rel=author in the head (a <link> to the site's humans.txt) is no byline.
     assert microdata_fields(parse_html(_page('<link rel="author" href="/humans.txt">'))) == {}
-
-
-def test_declares_article_reads_json_ld_types_and_og_type() -> None:
-    from forest.html import parse_html
-    from forest.metadata import declares_article
-
-    def page(head: str) -> str:
-        return f"<html><head>{head}</head><body><p>Text</p></body></html>"
-
-    news = page('<script type="application/ld+json">{"@graph": [{"@type": "WebSite"}, {"@type": "NewsArticle"}]}</script>')
-    product = page('<script type="application/ld+json">{"@type": "Product", "name": "Kettle"}</script>')
-    og = page('<meta property="og:type" content="article">')
-    website = page('<meta property="og:type" content="website">')
-    for html, expected in ((news, True), (product, False), (og, True), (website, False), (page(""), False)):
-        assert declares_article(html, parse_html(html)) is expected
