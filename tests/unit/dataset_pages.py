@@ -39,3 +39,13 @@ def bodies(pages: Iterable[str]) -> Iterator[etree._Element]:
             continue
         if body is not None:
             yield body
+
+
+def skip_without_datasets() -> None:
+    """Skip the calling test when the shared datasets are not on this machine."""
+    import pytest
+
+    from eval.datasets import available
+
+    if not available():
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")

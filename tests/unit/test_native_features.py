@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from dataset_pages import bodies, dataset_pages
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier import features
 from forest.classifier._features import block_counts, element_columns, row_tokens
 from forest.classifier._walk import Nodes
@@ -385,23 +385,16 @@ def _check_pages(every: bool) -> int:
     return compared
 
 
-def _skip_without_datasets() -> None:
-    from eval.datasets import available
-
-    if not available():
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-
-
 @pytest.mark.datasets
 def test_a_sample_of_every_dataset_has_the_reference_features() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_pages(every=False) > 0
 
 
 @pytest.mark.bench
 @pytest.mark.datasets
 def test_every_dataset_page_has_the_reference_features() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_pages(every=True) > 0
 
 

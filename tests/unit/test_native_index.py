@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from dataset_pages import bodies, dataset_pages
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.html import parse_html
 from forest.learning.index import page_index
 from patterns.dom import PageIndex, index_page
@@ -98,16 +98,9 @@ def test_generated_pages_index_as_the_reference(page: str) -> None:
     check(body_of(page))
 
 
-def _skip_without_datasets() -> None:
-    from eval.datasets import available
-
-    if not available():
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-
-
 @pytest.mark.datasets
 def test_a_sample_of_every_dataset_indexes_as_the_reference() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     checked = 0
     for html in dataset_pages(every=False).values():
         for body in bodies(html):
@@ -119,7 +112,7 @@ def test_a_sample_of_every_dataset_indexes_as_the_reference() -> None:
 @pytest.mark.bench
 @pytest.mark.datasets
 def test_every_dataset_page_indexes_as_the_reference() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     for html in dataset_pages(every=True).values():
         for body in bodies(html):
             check(body)

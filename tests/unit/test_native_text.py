@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dataset_pages import bodies, dataset_pages
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier import text
 from forest.classifier._text import COLUMNS
 from keywords.stopwords import ALL_STOPWORDS
@@ -204,22 +204,15 @@ def _reference_counts(blocks: list[str]) -> Callable[[list[str]], np.ndarray]:
     return counts
 
 
-def _skip_without_datasets() -> None:
-    from eval.datasets import available
-
-    if not available():
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-
-
 @pytest.mark.datasets
 def test_a_sample_of_every_dataset_has_the_references_text_features(monkeypatch: pytest.MonkeyPatch) -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_pages(_pages(every=False), monkeypatch) > 0
 
 
 @pytest.mark.bench
 @pytest.mark.datasets
 def test_every_dataset_page_has_the_references_text_features(monkeypatch: pytest.MonkeyPatch) -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_pages(_pages(every=True), monkeypatch) > 0
 

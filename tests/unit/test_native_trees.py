@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dataset_pages import bodies, dataset_pages
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier.compact import Compact
 
 # --- The reference: the trees walked in lockstep with numpy ----------------------------------
@@ -228,21 +228,14 @@ def _check_shipped_model(pages: list[str]) -> int:
     return checked
 
 
-def _skip_without_datasets() -> None:
-    from eval.datasets import available
-
-    if not available():
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-
-
 @pytest.mark.datasets
 def test_the_shipped_model_gives_the_references_bits_on_a_sample_of_every_dataset() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_shipped_model(_pages(every=False)) > 0
 
 
 @pytest.mark.bench
 @pytest.mark.datasets
 def test_the_shipped_model_gives_the_references_bits_on_every_dataset_page() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert _check_shipped_model(_pages(every=True)) > 0

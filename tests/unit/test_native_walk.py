@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from dataset_pages import bodies, dataset_pages
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier.blocks import MARKING, PageTree, walk
 from patterns.text import BLOCK_TAGS, Block
 
@@ -390,23 +390,16 @@ def _check_pages(pages: _Pages) -> int:
     return walked
 
 
-def _skip_without_datasets() -> None:
-    from eval.datasets import available
-
-    if not available():
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-
-
 @pytest.mark.datasets
 def test_a_sample_of_every_dataset_walks_as_the_reference() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert sum(_check_pages(pages) for pages in _dataset_pages(every=False)) > 0
 
 
 @pytest.mark.bench
 @pytest.mark.datasets
 def test_every_dataset_page_walks_as_the_reference() -> None:
-    _skip_without_datasets()
+    skip_without_datasets()
     assert sum(_check_pages(pages) for pages in _dataset_pages(every=True)) > 0
 
 
