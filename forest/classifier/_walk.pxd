@@ -1,5 +1,6 @@
 # The page pass's elements, as other native modules read them (forest/classifier/_features.pyx):
-# the libxml2 nodes of one walk, in document order, and what the walk read of their attributes.
+# the libxml2 nodes of one walk, in document order, and what the walk read of their attributes;
+# and the steps over libxml2's nodes every native pass takes (learning's page index too).
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
@@ -20,3 +21,25 @@ cdef class Nodes:
 
     cdef int append(self, xmlNode* c_node) except -1
     cdef int scan(self, xmlNode* c_node, const bint* initial, list encoded) except -1
+
+
+cdef inline bint _is_text(xmlNode* c_node) noexcept nogil:
+    return c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* c_node) noexcept nogil:
+    # lxml's _textNodeOrSkip: the text node that starts a .text or .tail, past XInclude markers.
+    while c_node is not NULL:
+        if _is_text(c_node):
+            return c_node
+        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
+            c_node = c_node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline xmlNode* _next_element(xmlNode* c_node) noexcept nogil:
+    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
+        c_node = c_node.next
+    return c_node

@@ -19,33 +19,14 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr
 
+from forest.classifier._walk cimport _is_text, _next_element, _text_or_skip
+
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
 from keywords.tokenize import tokenize
 from patterns.dom import ANCHOR_DISTANCE, _XPATH_NAME, _own_keys
 
 cetree.import_lxml__etree()
 
-
-cdef inline bint _is_text(xmlNode* c_node) noexcept nogil:
-    return c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE
-
-
-cdef inline xmlNode* _text_or_skip(xmlNode* c_node) noexcept nogil:
-    # lxml's _textNodeOrSkip: the text node that starts a .text or .tail, past XInclude markers.
-    while c_node is not NULL:
-        if _is_text(c_node):
-            return c_node
-        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
-            c_node = c_node.next
-        else:
-            return NULL
-    return NULL
-
-
-cdef inline xmlNode* _next_element(xmlNode* c_node) noexcept nogil:
-    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
-        c_node = c_node.next
-    return c_node
 
 
 cdef object _value(xmlNode* c_node, const char* name):
