@@ -41,6 +41,15 @@ def bodies(pages: Iterable[str]) -> Iterator[etree._Element]:
             yield body
 
 
+def body_of(page: str) -> etree._Element:
+    """The ``<body>`` of a hand-written page, parsed by lxml alone (as the tests' fixed cases are)."""
+    from lxml import html as lxml_html
+
+    body = lxml_html.document_fromstring(page).find("body")
+    assert body is not None
+    return body
+
+
 def skip_without_datasets() -> None:
     """Skip the calling test when the shared datasets are not on this machine."""
     import pytest

@@ -23,9 +23,8 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
-from lxml import html as lxml_html
 
-from dataset_pages import bodies, dataset_pages, skip_without_datasets
+from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
 from forest.classifier._features import block_counts, element_columns, row_tokens
 from forest.classifier._walk import Nodes
@@ -235,12 +234,6 @@ def check(body: etree._Element, n_hashes: tuple[int, ...] = (N_HASH, 64), proxie
             assert_same(page_features(tree, unit, n_hash=n_hash, modern=modern), reference)
             compared += 1
     return compared
-
-
-def body_of(page: str) -> etree._Element:
-    body = lxml_html.document_fromstring(page).find("body")
-    assert body is not None
-    return body
 
 
 @pytest.mark.parametrize(

@@ -23,9 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
-from lxml import html as lxml_html
 
-from dataset_pages import bodies, dataset_pages, skip_without_datasets
+from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier.blocks import MARKING, PageTree, walk
 from patterns.text import BLOCK_TAGS, Block
 
@@ -232,12 +231,6 @@ def check_attributes(body: etree._Element) -> None:
         assert tree.class_and_id() == ([a.get("class") or "" for a in attributes], [a.get("id") or "" for a in attributes])
         assert tree.marked() == marked
         assert tree.marked_attributes() == {i: attributes[i] for i in marked}
-
-
-def body_of(page: str) -> etree._Element:
-    body = lxml_html.document_fromstring(page).find("body")
-    assert body is not None
-    return body
 
 
 @pytest.mark.parametrize(
