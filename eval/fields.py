@@ -34,11 +34,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from eval import datasets
-from eval.protocol import split
+from eval.protocol import learn_files, split
 from forest.config import Settings
 from forest.errors import ForestError
 from forest.extraction import extract
-from forest.service.pages import group_by_site, learn_pages
 from forest.wrapper import Wrapper
 
 DATASETS = ("wcxb_dev", "big9", "l3s_gn1")
@@ -149,19 +148,6 @@ def forest_fields(wrapper: Wrapper | None, html: str) -> Fields:
     return Fields(article.title or None, article.author or None, article.date or None)
 
 
-def learn_files(train: Sequence[datasets.Sample], site: str) -> Wrapper | None:
-    """The wrapper ``forest learn --site S FILES`` stores for ``train`` (None when it learns none)."""
-    settings = Settings()
-    groups, _ = group_by_site(((s.id, s.html.encode("utf-8")) for s in train), site=site, settings=settings)
-    if site not in groups:
-        return None
-    try:
-        wrapper, _ = learn_pages(groups[site][0], site=site, settings=settings)
-    except ForestError:
-        return None
-    return wrapper
-
-
 def trafilatura_reader() -> Callable[[str], Fields] | None:
     try:
         from trafilatura import extract_metadata
@@ -207,7 +193,7 @@ def score(samples: Sequence[datasets.Sample], split_name: datasets.Split, *, k: 
     tallies = {name: Tally() for name in systems if name in readers or (name == "learned" and site_level)}
     for site, train, test in scored_pages(samples, split_name, k=k, seed=seed, site_level=site_level):
         if "learned" in tallies:
-            wrapper = learn_files(train, site)
+            wrapper = learn_files([(s.id, s.html.encode("utf-8")) for s in train], site, Settings())
             readers["learned"] = lambda html, wrapper=wrapper: forest_fields(wrapper, html)  # type: ignore[misc]
         for sample in test:
             gold = gold_of(sample)

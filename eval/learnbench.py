@@ -24,13 +24,11 @@ import numpy as np
 from lxml import html as lxml_html
 
 from eval import datasets
-from eval.protocol import split
+from eval.protocol import learn_files, split
 from forest.config import Settings
-from forest.errors import ForestError
 from forest.html import without_xml_declaration
-from forest.service.pages import group_by_site, learn_pages
 
-__all__ = ["LearnTiming", "learn_sources", "main", "time_dataset", "time_site"]
+__all__ = ["LearnTiming", "main", "time_dataset", "time_site"]
 
 DATASETS = ("dragnet", "big9")
 
@@ -51,21 +49,6 @@ class LearnTiming:
         return self.learn_ms / max(self.parse_ms, 1e-9)
 
 
-def learn_sources(sources: Sequence[tuple[str, bytes]], site: str, settings: Settings) -> bool:
-    """Learn ``site`` from files' ``(name, bytes)`` as ``forest learn --site S FILES`` does, without a store.
-
-    :return: whether a wrapper was learned.
-    """
-    groups, _ = group_by_site(sources, site=site, settings=settings)
-    if site not in groups:
-        return False
-    try:
-        learn_pages(groups[site][0], site=site, settings=settings)
-    except ForestError:
-        return False
-    return True
-
-
 def _parse(text: str) -> None:
     try:
         lxml_html.document_fromstring(text)
@@ -80,7 +63,7 @@ def time_site(dataset: str, site: str, train: Sequence[datasets.Sample], *, repe
     sources = [(sample.id, sample.html.encode("utf-8")) for sample in train]
     texts = [without_xml_declaration(sample.html) for sample in train]
     clock = time.process_time
-    learned = learn_sources(sources, site, settings)  # warm-up: the classifier's model loads once
+    learned = learn_files(sources, site, settings) is not None  # warm-up: the classifier's model loads once
     best_learn = best_parse = float("inf")
     for _ in range(repeat):
         start = clock()
@@ -88,7 +71,7 @@ def time_site(dataset: str, site: str, train: Sequence[datasets.Sample], *, repe
             _parse(text)
         best_parse = min(best_parse, clock() - start)
         start = clock()
-        learn_sources(sources, site, settings)
+        learn_files(sources, site, settings)
         best_learn = min(best_learn, clock() - start)
     return LearnTiming(dataset, site, len(train), best_learn * 1000, best_parse * 1000, learned)
 

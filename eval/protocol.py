@@ -15,8 +15,12 @@ from lxml import html as lxml_html
 from eval.datasets import Sample
 from eval.metrics import Score, bootstrap_ci, mean_scores, score
 from eval.systems import System
+from forest.config import Settings
+from forest.errors import ForestError
 from forest.html import without_xml_declaration
 from forest.model import Page
+from forest.service.pages import group_by_site, learn_pages
+from forest.wrapper import Wrapper
 
 # Long tracebacks would swamp the JSON report; the head says what went wrong.
 _MAX_ERROR = 300
@@ -327,3 +331,16 @@ class _Progress:
         if self.enabled and self.done:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def learn_files(sources: Sequence[tuple[str, bytes]], site: str, settings: Settings) -> Wrapper | None:
+    """The wrapper ``forest learn --site S FILES`` learns from files' ``(name, bytes)``, without a store
+    (None when it learns none): the files grouped by site as the CLI groups them, then learned."""
+    groups, _ = group_by_site(sources, site=site, settings=settings)
+    if site not in groups:
+        return None
+    try:
+        wrapper, _ = learn_pages(groups[site][0], site=site, settings=settings)
+    except ForestError:
+        return None
+    return wrapper

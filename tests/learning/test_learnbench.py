@@ -6,7 +6,8 @@ import pytest
 from failure_sites import live_blog
 
 from eval.datasets import Sample
-from eval.learnbench import LearnTiming, learn_sources, summary, time_site
+from eval.learnbench import LearnTiming, summary, time_site
+from eval.protocol import learn_files
 from forest.config import Settings
 
 
@@ -16,14 +17,14 @@ def _samples(n: int = 5) -> list[Sample]:
             for i, page in enumerate(site.pages[:n])]
 
 
-def test_learn_sources_learns_a_site_from_its_files_as_the_cli_does() -> None:
+def test_learn_files_learns_a_site_from_its_files_as_the_cli_does() -> None:
     samples = _samples()
-    assert learn_sources([(s.id, s.html.encode()) for s in samples], samples[0].site, Settings())
+    assert learn_files([(s.id, s.html.encode()) for s in samples], samples[0].site, Settings()) is not None
 
 
-def test_learn_sources_says_when_nothing_is_learned() -> None:
+def test_learn_files_says_when_nothing_is_learned() -> None:
     empty = [("a.html", b"<html><body><p>1 2 3</p></body></html>"), ("b.html", b"<html><body></body></html>")]
-    assert not learn_sources(empty, "example.org", Settings())
+    assert learn_files(empty, "example.org", Settings()) is None
 
 
 def test_time_site_times_learning_and_the_parse_of_the_same_pages() -> None:
