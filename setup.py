@@ -46,6 +46,8 @@ def extensions() -> list[Extension]:
         Extension("forest.classifier._features", ["forest/classifier/_features.pyx"], include_dirs=lxml.get_include()),
         # Learning's page index and pattern keys: lxml's C API, as the page pass.
         Extension("forest.learning._name", ["forest/learning/_name.pyx"], include_dirs=lxml.get_include()),
+        # The markup guard's scan over a page's text (forest.limits.check_markup): plain C over a str.
+        Extension("forest._markup", ["forest/_markup.pyx"]),
     ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
     return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)

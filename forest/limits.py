@@ -9,6 +9,7 @@ import re
 import stat
 from typing import Any, BinaryIO
 
+from forest._markup import markup_counts
 from forest.errors import ParseError
 
 # Start tags a page may have.  The largest page of the shared datasets has 14,396
@@ -84,21 +85,18 @@ def check_markup(text: str, *, source: str | None = None, xml: bool = False) -> 
     :raises ParseError: over MAX_START_TAGS start tags, an element with over
         MAX_ATTRIBUTES attributes, or (XML) elements nested over MAX_DEPTH deep.
     """
-    # Cheap upper bounds first; the regexes only run on pages that might be over.
-    # A start tag takes at least two characters ("<p", as _START_TAG counts them): a shorter page cannot be over.
-    if len(text) > 2 * MAX_START_TAGS and text.count("<") > MAX_START_TAGS:
-        tags = sum(1 for _ in _START_TAG.finditer(text))
-        if tags > MAX_START_TAGS:
-            raise ParseError(
-                f"{'feed' if xml else 'page'} has {tags:,} elements, over the {MAX_START_TAGS:,} forest reads "
-                "(forest.limits.MAX_START_TAGS)",
-                source=source,
-            )
-    # A tag with MAX_ATTRIBUTES attributes spans _LONG_TAG characters without a '<': only a page
-    # that may hold such a run (_long_run, microseconds) has its longest run measured (a split of
-    # the page, 0.09 ms), and only one that has it is searched tag by tag (most_attributes, 0.24 ms).
-    long_tag = _long_run(text) and max(map(len, text.split("<"))) > _LONG_TAG
-    attributes = most_attributes(text, raw_text=not xml) if long_tag else 0
+    # One pass in C (forest._markup) counts the start tags as _START_TAG does and bounds the
+    # attributes of every tag _LONG_START_TAG finds; most_attributes' regexes count them exactly
+    # only on a page over the limit by that bound.  (The regexes ran on every page with a long
+    # run without '<', a script's JSON or a long text: as long as half the page's parse.)
+    tags, bound = markup_counts(text, _LONG_TAG)
+    if tags > MAX_START_TAGS:
+        raise ParseError(
+            f"{'feed' if xml else 'page'} has {tags:,} elements, over the {MAX_START_TAGS:,} forest reads "
+            "(forest.limits.MAX_START_TAGS)",
+            source=source,
+        )
+    attributes = most_attributes(text, raw_text=not xml) if bound > MAX_ATTRIBUTES else 0
     if attributes > MAX_ATTRIBUTES:
         raise ParseError(
             f"an element has {attributes:,} attributes, over the {MAX_ATTRIBUTES:,} forest reads "
@@ -198,17 +196,6 @@ def xml_depth(text: str) -> int:
     return deepest
 
 
-def _long_run(text: str) -> bool:
-    """Whether ``text`` may hold a run of _LONG_TAG characters without a '<'.
-
-    Such a run covers a whole window of half that length: when every window has a '<'
-    (found within a few characters on real pages), there is none, and the exact test,
-    which splits the page (0.09 ms), is spared.
-    """
-    step = _LONG_TAG // 2
-    return any(text.find("<", start, start + step) < 0 for start in range(0, len(text) - step + 1, step))
-
-
 def most_attributes(text: str, *, all_tags: bool = False, raw_text: bool = True) -> int:
     """The most attributes one start tag of ``text`` has outside scripts, comments and other raw
     text (0 when none counts); only tags long enough to hold MAX_ATTRIBUTES, unless ``all_tags``.
@@ -292,9 +279,10 @@ def classifiable(root: Any) -> bool:
     """Whether the per-block classifier may run on a parsed page: at most MAX_CLASSIFIER_BLOCKS elements.
 
     Elements bound blocks from above closely enough (a block needs an element to own it, and
-    most own one or two), and counting them costs about 1 ms per 10,000.
+    most own one or two).  They are the nodes ``root.iter()`` gives, counted in C over libxml2's
+    nodes (forest.classifier._walk.count_nodes): a proxy per element cost as much as a tenth of the
+    page's parse.
     """
-    for count, _ in enumerate(root.iter(), 1):
-        if count > MAX_CLASSIFIER_BLOCKS:
-            return False
-    return True
+    from forest.classifier._walk import count_nodes
+
+    return bool(count_nodes(root, MAX_CLASSIFIER_BLOCKS) <= MAX_CLASSIFIER_BLOCKS)

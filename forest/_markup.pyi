@@ -1,0 +1,3 @@
+# Types of the markup guard's scan (forest/_markup.pyx), for mypy.
+
+def markup_counts(text: str, long_tag: int) -> tuple[int, int]: ...
