@@ -610,3 +610,46 @@ def child_sums(const int64_t[::1] parent not None, const double[:, ::1] values n
             for k in range(width):
                 sums[p, k] += values[c, k]
     return out
+
+
+def count_nodes(root, Py_ssize_t limit):
+    """How many nodes ``root.iter()`` gives (the root, then its descendants: elements, comments,
+    processing instructions and entity references), counted up to ``limit + 1``: lxml's traversal
+    (``BEGIN_FOR_EACH_ELEMENT_FROM``) without a proxy per node."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef xmlNode* c_top = top._c_node
+    cdef xmlNode* c_node = c_top
+    cdef xmlNode* following
+    cdef Py_ssize_t count = 0
+    if limit < 0:
+        raise ValueError("limit must not be negative")
+    while c_node is not NULL:
+        count += 1
+        if count > limit:
+            break
+        # Children first (not an entity reference's or a DTD's), then the next sibling, then up.
+        following = c_node.children
+        if following is not NULL and (c_node.type == tree.XML_ENTITY_REF_NODE or c_node.type == tree.XML_DTD_NODE):
+            following = NULL
+        following = _next_matching(following)
+        if following is NULL and c_node is not c_top:
+            following = _next_matching(c_node.next)
+            while following is NULL:
+                c_node = c_node.parent
+                if c_node is NULL or c_node is c_top or not _is_iterated(c_node):
+                    break
+                following = _next_matching(c_node.next)
+        c_node = following
+    return count
+
+
+cdef inline bint _is_iterated(xmlNode* c_node) noexcept nogil:
+    # lxml's _isElement: what iter() gives.
+    return (c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_COMMENT_NODE
+            or c_node.type == tree.XML_ENTITY_REF_NODE or c_node.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _next_matching(xmlNode* c_node) noexcept nogil:
+    while c_node is not NULL and not _is_iterated(c_node):
+        c_node = c_node.next
+    return c_node

@@ -412,3 +412,54 @@ def test_child_sums_are_the_bits_of_the_children_matrix_product(page: str, seed:
     indptr = np.concatenate([[0], np.cumsum(np.bincount(below, minlength=n))])
     children = sp.csr_matrix((np.ones(n - 1), np.argsort(below, kind="stable") + 1, indptr), shape=(n, n))
     assert (children @ values).tobytes() == child_sums(tree.parent, values).tobytes()
+
+
+# --- The node count of forest.limits.classifiable -------------------------------------------------
+
+
+def reference_classifiable(root: etree._Element, limit: int) -> bool:
+    """forest.limits.classifiable as it was before its count was native: root.iter()'s nodes, one by one."""
+    for count, _ in enumerate(root.iter(), 1):
+        if count > limit:
+            return False
+    return True
+
+
+def check_count(root: etree._Element) -> None:
+    from forest.classifier._walk import count_nodes
+
+    every = sum(1 for _ in root.iter())
+    assert count_nodes(root, every) == every
+    for limit in {0, 1, every // 2, max(every - 1, 0), every, every + 1}:
+        assert count_nodes(root, limit) == min(every, limit + 1)
+        assert (count_nodes(root, limit) <= limit) == reference_classifiable(root, limit)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages)
+def test_the_native_node_count_is_iters(page: str) -> None:
+    root = body_of(page).getroottree().getroot()
+    check_count(root)
+    for element in root.iter():
+        check_count(element)
+
+
+def test_the_native_node_count_reads_comments_pis_and_entities_as_iter_does() -> None:
+    parser = etree.XMLParser(resolve_entities=False)
+    root = etree.fromstring(b'<!DOCTYPE r [<!ENTITY e "<b>x</b>">]><r><!--c--><?pi x?><a>&e;<c/></a>t<d><!--e--></d></r>', parser)
+    assert {type(node).__name__ for node in root.iter()} >= {"_Comment", "_ProcessingInstruction", "_Entity"}
+    check_count(root)
+    for node in root.iter():
+        check_count(node)
+    from forest.classifier._walk import count_nodes
+
+    with pytest.raises(ValueError):
+        count_nodes(root, -1)
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_has_iters_node_count() -> None:
+    skip_without_datasets()
+    for pages in dataset_pages(every=False).values():
+        for body in bodies(pages):
+            check_count(body.getroottree().getroot())
