@@ -1,6 +1,7 @@
 """Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
 lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), the
-per-element feature counts (_features.pyx) and learning's page index (forest/learning/_name.pyx).
+per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx) and
+the reset of the document order an XSLT pass leaves behind (patterns/_order.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -15,7 +16,8 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native code (forest/classifier/*.pyx, forest/learning/_name.pyx) needs a C compiler and Python's headers, "
+    "forest: building its native code (forest/classifier/*.pyx, forest/learning/_name.pyx, patterns/_order.pyx) "
+    "needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
 )
@@ -48,6 +50,8 @@ def extensions() -> list[Extension]:
         Extension("forest.learning._name", ["forest/learning/_name.pyx"], include_dirs=lxml.get_include()),
         # The markup guard's scan over a page's text (forest.limits.check_markup): plain C over a str.
         Extension("forest._markup", ["forest/_markup.pyx"]),
+        # After an XSLT pass, the elements' document order: lxml's C API too.
+        Extension("patterns._order", ["patterns/_order.pyx"], include_dirs=lxml.get_include()),
     ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
     return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 
 from lxml import etree
 
+from patterns._order import forget_order
+
 # Elements that start a new line of text.  Everything else (a, span, em, ...) is
 # inline and joins the text around it.
 BLOCK_TAGS = frozenset(
@@ -101,7 +103,12 @@ def text_blocks(nodes: Iterable[etree._Element], skip: tuple[str, ...] = ()) -> 
     transform = _stylesheet(skip)
     for node in nodes:
         depth = 0  # <a> elements open here: a link may span block boundaries
-        for line in str(transform(node)).split(_BREAK):
+        written = str(transform(node))
+        # libxslt left its own numbering of this subtree's elements, which XPath would then sort
+        # the page's nodes by: a later union of learning's or a field's XPath came back out of
+        # document order.
+        forget_order(node)
+        for line in written.split(_BREAK):
             if not line or line.isspace():  # between two block boundaries: most lines (no mark is a space)
                 continue
             if depth or _LINK_OPEN in line or _LINK_CLOSE in line:
