@@ -637,3 +637,79 @@ def block_spans(const int64_t[::1] parent not None, const int64_t[::1] owner not
             if last[i] > last[p]:
                 last[p] = last[i]
     return first_, last_
+
+
+
+def descendant_levels(const int64_t[::1] rows not None, const int64_t[::1] parent not None, const int64_t[::1] depth not None,
+                      const int64_t[::1] last not None, const double[:, ::1] base not None, const int64_t[::1] tag not None,
+                      Py_ssize_t n_levels, Py_ssize_t n_tags):
+    """For each of ``rows`` (distinct element indices) and each level 1..``n_levels`` below it: the
+    columns of features._descendant_levels but the first (its log1p, left to numpy for its bits),
+    and the level's element count, which that column is read from.
+
+    ``base`` is every element's count column (ones) then its numeric columns: summed child by
+    child in document order from zero, level by level, as forest.classifier._walk.child_sums
+    sums them, then divided by the count (at least 1).  The tags' one-hot columns are counted over
+    each row's subtree (integers: exact in any order) and divided alike.  Returns the float64
+    ``rows x (n_levels * (base columns + n_tags))`` matrix (first column of each level left 0)
+    and the ``rows x n_levels`` counts.
+    """
+    cdef Py_ssize_t n = parent.shape[0], m = rows.shape[0], numbers = base.shape[1], r, e, k, c, d
+    cdef Py_ssize_t width = numbers + n_tags
+    cdef int64_t row, top, p
+    cdef double share
+    if depth.shape[0] != n or last.shape[0] != n or tag.shape[0] != n or base.shape[0] != n:
+        raise ValueError("parent, depth, last, base and tag differ in length")
+    if n_levels < 0 or n_tags <= 0 or numbers < 1:
+        raise ValueError("n_levels must not be negative, n_tags and the base's columns positive")
+    for e in range(n):
+        if not e <= last[e] < n or not 0 <= tag[e] < n_tags or not -1 <= parent[e] < n:
+            raise ValueError("a parent, subtree end or tag column is out of range")
+    for r in range(m):
+        if not 0 <= rows[r] < n:
+            raise IndexError("a row's element is out of range")
+    out_ = np.zeros((m, n_levels * width), dtype=np.float64)
+    counts_ = np.empty((m, n_levels), dtype=np.float64)
+    cdef double[:, ::1] out = out_, counts = counts_
+    # Two levels' sums over every element: the one below is made from the one above.
+    previous_ = np.array(base, dtype=np.float64, copy=True)
+    current_ = np.zeros((n, numbers), dtype=np.float64)
+    cdef double[:, ::1] previous = previous_, current = current_, swap
+    with nogil:
+        for k in range(n_levels):
+            for e in range(n):
+                for c in range(numbers):
+                    current[e, c] = 0.0
+            for e in range(n):
+                p = parent[e]
+                if p < 0:
+                    continue
+                for c in range(numbers):
+                    current[p, c] += previous[e, c]
+            for r in range(m):
+                row = rows[r]
+                counts[r, k] = current[row, 0]
+                share = current[row, 0] if current[row, 0] > 1.0 else 1.0
+                for c in range(1, numbers):
+                    out[r, k * width + c] = current[row, c] / share
+            swap = previous
+            previous = current
+            current = swap
+        for r in range(m):
+            row = rows[r]
+            top = depth[row]
+            e = row + 1
+            while e <= last[row]:
+                d = depth[e] - top
+                if d < 1 or d > n_levels:
+                    e = last[e] + 1
+                    continue
+                out[r, (d - 1) * width + numbers + tag[e]] += 1.0
+                # Below the last level nothing is counted: skip the rest of this subtree.
+                e = last[e] + 1 if d == n_levels else e + 1
+        for r in range(m):
+            for k in range(n_levels):
+                share = counts[r, k] if counts[r, k] > 1.0 else 1.0
+                for c in range(n_tags):
+                    out[r, k * width + numbers + c] /= share
+    return out_, counts_

@@ -14,8 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
-from forest.classifier._features import Tokens, block_counts, block_spans, element_columns, row_tokens
-from forest.classifier._walk import child_sums
+from forest.classifier._features import Tokens, block_counts, block_spans, descendant_levels, element_columns, row_tokens
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
@@ -223,10 +222,12 @@ def feature_names() -> list[str]:
     )
 
 
-def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> tuple[np.ndarray, np.ndarray, Tokens, np.ndarray]:
-    """Node features of every element (log-scaled counts), its level-aggregate base, its class/id
-    tokens, and whether its class names a CSS-in-JS hash (``modern``: such names are no tokens;
-    otherwise they are, and the flags are 0, as a model without the "modern" group learned them).
+def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> tuple[np.ndarray, np.ndarray, np.ndarray, Tokens, np.ndarray]:
+    """Node features of every element (log-scaled counts) without the tag's one-hot columns, its
+    tag's column, its level-aggregate base without them, its class/id tokens, and whether its
+    class names a CSS-in-JS hash (``modern``: such names are no tokens; otherwise they are, and
+    the flags are 0, as a model without the "modern" group learned them).  The one-hot columns
+    are written only for the rows that read them (:func:`_with_tags`), not for every element.
 
     The counts of every element and block are read in C (forest.classifier._features); the float
     arithmetic stays here, in numpy, so the columns keep their bits.  Its reference is
@@ -286,11 +287,20 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
         ],
         axis=1,
     )
-    onehot = np.zeros((n, N_TAGS))
-    onehot[np.arange(n), counts[:, 4]] = 1.0
-    level_base = np.column_stack([np.ones(n), numeric[:, [3, 4, 9, 10, 11]], onehot])
+    level_base = np.empty((n, 6))
+    level_base[:, 0] = 1.0
+    level_base[:, 1:] = numeric[:, [3, 4, 9, 10, 11]]
     hashed = counts[:, 6].astype(np.float64) if modern else np.zeros(n)
-    return np.hstack([numeric, onehot]), level_base, tokens, hashed
+    return numeric, np.ascontiguousarray(counts[:, 4]), level_base, tokens, hashed
+
+
+def _with_tags(numeric: np.ndarray, tag: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """The node features of elements ``index`` (any shape), their tag's one-hot columns after the others."""
+    out = np.zeros((*index.shape, numeric.shape[1] + N_TAGS))
+    out[..., : numeric.shape[1]] = numeric[index]
+    flat = out.reshape(-1, out.shape[-1])
+    flat[np.arange(flat.shape[0]), numeric.shape[1] + tag[index].ravel()] = 1.0
+    return out
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
@@ -314,22 +324,24 @@ def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
     return up
 
 
-def _descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Per-level means of ``base`` over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level is empty)."""
-    width = base.shape[1]
+def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per-level means over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level
+    is empty) of ``base`` (a count column of ones, then numeric columns) and of the tags' one-hot
+    columns (``tag``: each element's column), in C (forest.classifier._features.descendant_levels).
+
+    Its reference, ``reference_descendant_levels`` in tests/unit/test_native_features.py, summed
+    the one-hot columns with the others, level by level over every element in numpy: the tags'
+    counts are integers, exact in any order, so they are counted over each row's subtree instead,
+    and only the few numeric columns are summed child by child, in the reference's order, for
+    their bits.  The counts' log1p stays in numpy, for its bits too.
+    """
     # Blocks share elements: describe each distinct one, then copy to its rows.
     distinct, inverse = np.unique(rows, return_inverse=True)
-    out = np.empty((len(distinct), N_LEVELS * width))
-    level = np.ascontiguousarray(base, dtype=np.float64)
-    parent = np.ascontiguousarray(tree.parent, dtype=np.int64)
-    for k in range(N_LEVELS):
-        # Sums over level k+1 for every element (the next level needs them all), kept for ``rows`` only;
-        # in C, each parent's children added in document order: the bits of the children matrix's product.
-        level = child_sums(parent, level)
-        mine = level[distinct]
-        count = mine[:, :1]
-        out[:, k * width] = np.log1p(count[:, 0])
-        out[:, k * width + 1 : (k + 1) * width] = mine[:, 1:] / np.maximum(count, 1.0)
+    out, counts = descendant_levels(
+        distinct, np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.depth, dtype=np.int64),
+        np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(base, dtype=np.float64), tag, N_LEVELS, N_TAGS,
+    )
+    out.reshape(len(distinct), N_LEVELS, base.shape[1] + N_TAGS)[:, :, 0] = np.log1p(counts)
     return out[inverse.ravel()]
 
 
@@ -345,7 +357,7 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    node, level_base, tokens, hashed = _node_matrix(tree, modern, n_hash)
+    numeric, tag, level_base, tokens, hashed = _node_matrix(tree, modern, n_hash)
     spans = None
     if unit == "blocks":
         rows = tree.owner
@@ -359,9 +371,9 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     ancestors = _ancestors(tree, rows)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
-    levels = _descendant_levels(tree, level_base, rows)
+    levels = _descendant_levels(tree, level_base, tag, rows)
     # The groups written side by side straight into float32 (the same rounding as astype).
-    parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
+    parts = [_with_tags(numeric, tag, rows), _with_tags(numeric, tag, ancestors).reshape(len(rows), -1), levels, text]
     if landmarks is not None:
         parts.append(landmarks)
     dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)

@@ -26,8 +26,8 @@ from lxml import etree
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
-from forest.classifier._features import block_counts, element_columns, row_tokens
-from forest.classifier._walk import Nodes
+from forest.classifier._features import block_counts, descendant_levels, element_columns, row_tokens
+from forest.classifier._walk import Nodes, child_sums
 from forest.classifier.blocks import PageTree, walk
 from forest.classifier.features import (
     N_HASH,
@@ -172,6 +172,23 @@ def reference_block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
     return np.stack([first[chain], last[chain]], axis=2).astype(np.int32)
 
 
+def reference_descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per-level means of ``base`` (ones, the numeric columns, the one-hot tags) over the 1st..5th levels
+    below each of ``rows``: every column summed child by child over every element, level by level."""
+    width = base.shape[1]
+    distinct, inverse = np.unique(rows, return_inverse=True)
+    out = np.empty((len(distinct), features.N_LEVELS * width))
+    level = np.ascontiguousarray(base, dtype=np.float64)
+    parent = np.ascontiguousarray(tree.parent, dtype=np.int64)
+    for k in range(features.N_LEVELS):
+        level = child_sums(parent, level)
+        mine = level[distinct]
+        count = mine[:, :1]
+        out[:, k * width] = np.log1p(count[:, 0])
+        out[:, k * width + 1 : (k + 1) * width] = mine[:, 1:] / np.maximum(count, 1.0)
+    return out[inverse.ravel()]
+
+
 def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH, modern: bool = True) -> tuple[Features, np.ndarray]:
     """features.page_features with the per-element counts above (the groups' other parts are shared)."""
     node, level_base, tokens, hashed = reference_node_matrix(tree, modern)
@@ -187,7 +204,7 @@ def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int
     ancestors = features._ancestors(tree, rows)
     if unit == "blocks":
         spans = reference_block_spans(tree, np.column_stack([rows, ancestors]))
-    levels = features._descendant_levels(tree, level_base, rows)
+    levels = reference_descendant_levels(tree, level_base, rows)
     parts = [node[rows], node[ancestors].reshape(len(rows), -1), levels, text]
     if landmarks is not None:
         parts.append(landmarks)
@@ -336,6 +353,16 @@ def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
         element_columns([element], ["p"], {3: "x"}, _TAG_INDEX, N_TAGS - 1, 64, False)
     with pytest.raises(TypeError):
         element_columns(["not an element"], ["p"], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
+    one, zero, minus = (np.array([v], dtype=np.int64) for v in (1, 0, -1))
+    base = np.ones((1, 6))
+    with pytest.raises(IndexError):
+        descendant_levels(one, minus, zero, zero, base, zero, 5, N_TAGS)  # a row past the elements
+    with pytest.raises(ValueError):
+        descendant_levels(zero, minus, zero, one, base, zero, 5, N_TAGS)  # a subtree past the elements
+    with pytest.raises(ValueError):
+        descendant_levels(zero, minus, zero, zero, base, np.array([N_TAGS], dtype=np.int64), 5, N_TAGS)  # a tag past the columns
+    with pytest.raises(ValueError):
+        descendant_levels(zero, minus, zero, zero, np.ones((2, 6)), zero, 5, N_TAGS)  # lengths differ
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
