@@ -24,3 +24,6 @@ def block_spans(parent: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.n
 def descendant_levels(
     rows: np.ndarray, parent: np.ndarray, depth: np.ndarray, last: np.ndarray, base: np.ndarray, tag: np.ndarray, n_levels: int, n_tags: int
 ) -> tuple[np.ndarray, np.ndarray]: ...
+def context_columns(
+    p: np.ndarray, chars: np.ndarray, link: np.ndarray, spans: np.ndarray, n_columns: int, windows: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

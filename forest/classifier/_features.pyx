@@ -713,3 +713,73 @@ def descendant_levels(const int64_t[::1] rows not None, const int64_t[::1] paren
                 for c in range(n_tags):
                     out[r, k * width + numbers + c] /= share
     return out_, counts_
+
+
+def context_columns(const double[::1] p not None, const double[::1] chars not None, const double[::1] link not None,
+                    const int32_t[:, :, ::1] spans not None, Py_ssize_t n_columns, windows not None):
+    """The second stage's context columns of one page's blocks (forest.classifier.context._page) but
+    those that take a logarithm, which numpy computes for their bits.
+
+    Returns the float64 ``n x n_columns`` matrix (columns 0, the levels' ``chars`` and the last but
+    one left 0), the odds ``p / (1 - p)`` of each clipped probability, and each level's characters
+    (``n x levels``): the caller writes their logarithms in.  Every sum runs as numpy's running sums
+    do (in order, from zero), every division as numpy's, so the columns keep their bits.
+    """
+    cdef Py_ssize_t n = p.shape[0], levels = spans.shape[1], i, k, w, lo, hi, first, last, count = 0
+    cdef Py_ssize_t n_windows = len(windows)
+    cdef double clipped, content, weighted_total, product
+    if chars.shape[0] != n or link.shape[0] != n or spans.shape[0] != n or spans.shape[2] != 2:
+        raise ValueError("p, chars, link and spans differ in length")
+    if n_columns != 1 + n_windows + 2 + 3 * levels + 4:
+        raise ValueError("n_columns does not match the windows and levels")
+    cdef int64_t[::1] width = np.asarray(windows, dtype=np.int64)
+    out_ = np.zeros((n, n_columns), dtype=np.float64)
+    odds_ = np.empty(n, dtype=np.float64)
+    size_ = np.empty((n, levels), dtype=np.float64)
+    running_ = np.empty(n + 1, dtype=np.float64)
+    weighted_ = np.empty(n + 1, dtype=np.float64)
+    total_ = np.empty(n + 1, dtype=np.float64)
+    cdef double[:, ::1] out = out_, size = size_
+    cdef double[::1] odds = odds_, running = running_, weighted = weighted_, total = total_
+    with nogil:
+        # numpy's cumsum, after a 0: its first sum is the first value itself (not 0 + it: -0.0 stays).
+        running[0] = weighted[0] = total[0] = 0.0
+        for i in range(n):
+            product = p[i] * chars[i]
+            if i == 0:
+                running[1], weighted[1], total[1] = p[0], product, chars[0]
+            else:
+                running[i + 1] = running[i] + p[i]
+                weighted[i + 1] = weighted[i] + product
+                total[i + 1] = total[i] + chars[i]
+            if p[i] >= 0.5:
+                count += 1
+        content = weighted[n] if weighted[n] > 1e-9 else 1e-9
+        weighted_total = weighted[n] / (total[n] if total[n] > 1.0 else 1.0)
+        for i in range(n):
+            clipped = p[i]
+            if clipped < 1e-4:
+                clipped = 1e-4
+            if clipped > 1 - 1e-4:
+                clipped = 1 - 1e-4
+            odds[i] = clipped / (1 - clipped)
+            for w in range(n_windows):
+                lo = i - width[w] if i - width[w] > 0 else 0
+                hi = i + width[w] + 1 if i + width[w] + 1 < n else n
+                out[i, 1 + w] = (running[hi] - running[lo]) / <double>(hi - lo)
+            out[i, 1 + n_windows] = p[i - 1] if i > 0 else 0.0
+            out[i, 2 + n_windows] = p[i + 1] if i + 1 < n else 0.0
+            for k in range(levels):
+                # The blocks inside the row's element (k = 0) and its ancestors: a span, clipped to the page.
+                first = spans[i, k, 0]
+                first = 0 if first < 0 else (n if first > n else first)
+                last = spans[i, k, 1] + 1
+                last = first if last < first else last
+                last = n if last > n else last
+                size[i, k] = total[last] - total[first]
+                out[i, 3 + n_windows + 3 * k] = (weighted[last] - weighted[first]) / (size[i, k] if size[i, k] > 1.0 else 1.0)
+                out[i, 4 + n_windows + 3 * k] = (weighted[last] - weighted[first]) / content
+            out[i, n_columns - 4] = weighted_total
+            out[i, n_columns - 3] = <double>count / <double>n
+            out[i, n_columns - 1] = link[i]
+    return out_, odds_, size_

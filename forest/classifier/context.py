@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from forest.classifier._features import context_columns
 from forest.classifier.features import Features, group_columns
 from forest.classifier.text import TEXT_COLUMNS
 
@@ -56,27 +57,15 @@ def context_features(probability: np.ndarray, features: Features) -> np.ndarray:
 
 
 def _page(p: np.ndarray, chars: np.ndarray, link: np.ndarray, spans: np.ndarray) -> np.ndarray:
-    n = len(p)
-    clipped = np.clip(p, 1e-4, 1 - 1e-4)
-    columns = [np.log(clipped / (1 - clipped))]
-    index = np.arange(n)
-    running = np.concatenate(([0.0], np.cumsum(p)))
-    for k in WINDOWS:
-        lo, hi = np.maximum(index - k, 0), np.minimum(index + k + 1, n)
-        columns.append((running[hi] - running[lo]) / (hi - lo))
-    columns.append(np.concatenate(([0.0], p[:-1])))
-    columns.append(np.concatenate((p[1:], [0.0])))
-    # Containers: the blocks of the row's element and of each of its 5 ancestors form a span.
-    weighted = np.concatenate(([0.0], np.cumsum(p * chars)))
-    total_chars = np.concatenate(([0.0], np.cumsum(chars)))
-    content = max(weighted[-1], 1e-9)
-    first = np.clip(spans[:, :, 0], 0, n)
-    last = np.clip(spans[:, :, 1] + 1, first, n)
-    inside = weighted[last] - weighted[first]
-    size = total_chars[last] - total_chars[first]
-    for k in range(spans.shape[1]):
-        columns += [inside[:, k] / np.maximum(size[:, k], 1.0), inside[:, k] / content, np.log1p(size[:, k])]
-    columns.append(np.full(n, weighted[-1] / max(total_chars[-1], 1.0)))
-    columns.append(np.full(n, float((p >= 0.5).mean()) if n else 0.0))
-    columns += [np.log1p(chars), link]
-    return np.column_stack(columns)
+    """The CONTEXT_COLUMNS of one page's blocks: in C (forest.classifier._features.context_columns),
+    but the logarithms, which numpy takes for their bits.  Its reference is ``reference_page`` in
+    tests/unit/test_native_context.py (the same columns in numpy), which it equals to the bit."""
+    out, odds, size = context_columns(
+        np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(chars, dtype=np.float64),
+        np.ascontiguousarray(link, dtype=np.float64), np.ascontiguousarray(spans, dtype=np.int32), len(CONTEXT_COLUMNS), WINDOWS,
+    )
+    out[:, 0] = np.log(odds)
+    levels = 1 + len(WINDOWS) + 2
+    out[:, levels + 2 : levels + 3 * size.shape[1] : 3] = np.log1p(size)
+    out[:, -2] = np.log1p(chars)
+    return out
