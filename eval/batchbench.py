@@ -14,7 +14,9 @@ never saw (every page is extracted and timed; the pages of its training sites ar
 eval.seen), and the peak memory of the command's
 processes summed (sampled from /proc every 50 ms).  ``--spark`` also runs
 ``python -m forest.spark --master local[N] --learn K`` and counts the records whose text
-equals the CLI's.  The machine's other load counts: run it on an idle machine.
+equals the CLI's.  ``--same-as DIR`` checks that forest's records equal, page by page, those
+of a run kept with ``--keep DIR`` (before a change that must change no output: the WARC's
+directory in ``source`` aside).  The machine's other load counts: run it on an idle machine.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from eval.seen import Seen, classifier_training_sites, describe
 from eval.warc import WarcPage, dataset_pages, write_warc
 from forest.score import score
 
-__all__ = ["Run", "main", "mean_f1", "read_records", "scored_gold", "timed"]
+__all__ = ["Run", "differing_records", "main", "mean_f1", "read_records", "scored_gold", "timed"]
 
 ROOT = Path(__file__).resolve().parent.parent
 # How often the memory sampler reads /proc: short enough to see a worker's peak.
@@ -103,6 +105,18 @@ def timed(command: Sequence[str], env: Mapping[str, str] | None = None) -> Run:
 def read_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
     # Lines end at \n only: a text may hold U+2028, which str.splitlines() would split at.
     return [json.loads(line) for path in paths for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+
+
+def differing_records(records: Sequence[Mapping[str, Any]], kept: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The positions where two runs' records over the same WARC differ (every position past the shorter's
+    end too), ``source`` compared without the WARC's directory (``DIR/name.warc.gz#offset``)."""
+
+    def same_form(record: Mapping[str, Any]) -> dict[str, Any]:
+        return {**record, "source": Path(str(record.get("source"))).name}
+
+    longer = max(len(records), len(kept))
+    return [i for i in range(longer)
+            if i >= len(records) or i >= len(kept) or same_form(records[i]) != same_form(kept[i])]
 
 
 def mean_f1(records: Sequence[Mapping[str, Any]], gold: Mapping[str, str]) -> tuple[float, int]:
@@ -173,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--systems", default="forest,trafilatura", help="comma-separated: forest, trafilatura (default: both)")
     parser.add_argument("--spark", action="store_true", help="also run forest.spark (local[N]) and compare its texts with the CLI's")
     parser.add_argument("--keep", type=Path, help="keep the WARC and outputs in this directory")
+    parser.add_argument("--same-as", type=Path, metavar="DIR",
+                        help="check that forest's records equal those of a run kept with --keep DIR (exit 1 if not)")
     parser.add_argument("--trafilatura-worker", nargs=3, metavar=("WARC", "JOBS", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.trafilatura_worker:
@@ -198,6 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         systems = set(args.systems.split(","))
         env = {k: v for k, v in os.environ.items() if k != "FOREST_DB"}
         rows = []
+        changed = False
         for jobs in args.jobs:
             forest_out, traf_out, db = work / f"forest-{jobs}.jsonl", work / f"trafilatura-{jobs}.jsonl", work / f"forest-{jobs}.db"
             for stale in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
@@ -217,6 +234,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows.append((name, jobs, len(pairs) * args.copies, run.seconds, len(pairs) * args.copies / run.seconds, f1, run.peak_mb))
             if "forest" in runs:
                 print(f"  forest summary (--jobs {jobs}): {runs['forest'][0].stderr.strip().splitlines()[-1]}")
+                if args.same_as is not None:
+                    records, kept = read_records([forest_out]), read_records([args.same_as / forest_out.name])
+                    differing = differing_records(records, kept)
+                    print(f"  forest --jobs {jobs}: {len(records) - len(differing)} of {len(records)} records the same as "
+                          f"{args.same_as / forest_out.name}'s ({len(kept)} records)"
+                          + (f"; the first differing: record {differing[0] + 1}" if differing else ""))
+                    changed = changed or bool(differing)
         print()
         print("| system | jobs | pages | seconds | pages/s | mean F1 | peak memory (MB) |")
         print("|---|---:|---:|---:|---:|---:|---:|")
@@ -228,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"jobs {jobs}: forest / trafilatura throughput = {forest_rate / traf_rate:.2f}x")
         if args.spark:
             _compare_spark(warc, work, args.learn, max(args.jobs), env)
-    return 0
+    return 1 if changed else 0
 
 
 def _compare_spark(warc: Path, work: Path, learn: int, jobs: int, env: Mapping[str, str]) -> None:

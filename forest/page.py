@@ -42,19 +42,22 @@ class ParsedPage:
     :param charset: the charset it was served with (an HTTP header's), if known.
     :param max_bytes: a page over this size is refused unread (``Settings.max_page_bytes``).
     :param source: what error messages name the page by (default: ``url``).
+    :param tree: the page's tree as :func:`forest.html.parse_html` made it of its text, when the caller
+        has it already (a batch extracting the sample pages it learned a site from): not parsed again.
     """
 
     __slots__ = ("data", "url", "charset", "max_bytes", "source", "_text", "_tree", "_canonical")
 
     def __init__(self, data: bytes | str, *, url: str | None = None, charset: str | None = None,
-                 max_bytes: int = DEFAULT_MAX_BYTES, source: str | None = None) -> None:
+                 max_bytes: int = DEFAULT_MAX_BYTES, source: str | None = None,
+                 tree: lxml_html.HtmlElement | None = None) -> None:
         self.data = data
         self.url = url
         self.charset = charset
         self.max_bytes = max_bytes
         self.source = source if source is not None else url
         self._text: str | None = None
-        self._tree: lxml_html.HtmlElement | None = None
+        self._tree: lxml_html.HtmlElement | None = tree
         self._canonical: tuple[str | None] | None = None
 
     @property
@@ -77,10 +80,10 @@ class ParsedPage:
 
         :raises ParseError: if the page is too large, empty, binary or not readable as HTML.
         """
+        # The size is checked on the page as given, before decoding, as parse_html does (a tree
+        # given with the page too); the text has at most as many characters as the bytes it was decoded from.
+        check_size(self.size, self.max_bytes, source=self.source)
         if self._tree is None:
-            # The size is checked on the page as given, before decoding, as parse_html does;
-            # the text has at most as many characters as the bytes it was decoded from.
-            check_size(self.size, self.max_bytes, source=self.source)
             self._tree = parse_html(self.text, max_bytes=self.max_bytes, source=self.source)
         return self._tree
 

@@ -10,13 +10,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from lxml.html import HtmlElement
+
 from forest.batch.item import shown
 from forest.config import Settings
 from forest.errors import ForestError, ParseError
 from forest.html import decode
 from forest.model import Article, Page
 from forest.page import ParsedPage
-from forest.service.pages import learn_pages, page_site, read_article
+from forest.learning.induce import Inducer
+from forest.service.pages import page_site, read_article, save_learned
 from forest.service.records import page_record
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
@@ -85,7 +88,7 @@ def sample_site(page: ParsedPage, site: str | None) -> tuple[str | None, str | N
 
 def learn_site(
     site: str, samples: Sequence[tuple[bytes, str | None, str | None]], settings: Settings, store: WrapperStore | None,
-    *, pages: int | None = None,
+    *, pages: int | None = None, trees: list[HtmlElement | None] | None = None,
 ) -> Wrapper:
     """Learn ``site`` from its sample pages, ``(bytes, url, charset)`` each, and store it if ``store`` is given.
 
@@ -93,17 +96,33 @@ def learn_site(
 
     :param pages: how many pages of the site the batch holds (None: not known): with fewer
         than SPAN_MIN_PAGES, the wrapper learns no span.
+    :param trees: filled, whether learning succeeds or not, with each sample page's tree as
+        :func:`forest.html.parse_html` made it of the page's text, learning done with it, for the
+        caller to extract the page from without parsing it again (``ParsedPage(..., tree=)``);
+        None for a page learning kept no such tree of (forest.learning.induce.Inducer.trees_).
     :raises LearnError: if no wrapper can be learned from them.
     """
     if pages is not None and pages < SPAN_MIN_PAGES:
         settings = replace(settings, span=False)
-    decoded = []
-    for data, url, charset in samples:
+    decoded, positions = [], []
+    for position, (data, url, charset) in enumerate(samples):
         try:
             decoded.append(Page(decode(data, charset), url=url, site=site))
         except ParseError:
             continue
-    wrapper, _ = learn_pages(decoded, site=site, settings=settings, store=store)
+        positions.append(position)
+    inducer = Inducer(settings)
+    try:
+        inducer.fit(decoded, site=site)
+    finally:
+        if trees is not None:
+            found = getattr(inducer, "trees_", [None] * len(decoded))
+            trees[:] = [None] * len(samples)
+            for position, tree in zip(positions, found):
+                trees[position] = tree
+    if store is None:
+        return inducer.wrapper_
+    wrapper, _ = save_learned(store, inducer.wrapper_, inducer.report_, decoded, settings)
     return wrapper
 
 

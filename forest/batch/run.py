@@ -10,7 +10,11 @@ Memory stays flat in the number of pages and sites:
   per site) and keeps the first K pages of each site, on disk in a temporary directory
   for pages read from a WARC or stdin and as a path for files; the sites with more than
   K pages are learned on the pool (one site a task), then the second pass extracts.
-  The disk the samples take is at most K pages per site.
+  The disk the samples take is at most K pages per site;
+- a learning task also extracts its sample pages, from the trees learning parsed (learning
+  changes none until it learns a span: forest.learning.induce.Inducer.trees_), with the
+  wrapper it stored: a sample page is parsed and classified once.  Their records wait on
+  disk beside the samples until the second pass, which skips those pages, reaches them.
 
 Extraction counts in the store (pages extracted, misses) are summed per site and written
 once at the end: a write per page would cost a commit per page.
@@ -21,16 +25,21 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import pickle
 import sys
 import tempfile
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
+
+from lxml.html import HtmlElement
 
 from forest.batch.inputs import Inputs
 from forest.batch.item import Item
@@ -158,14 +167,18 @@ class _Worker:
         return wrapper
 
     def process(self, item: Item) -> Result:
+        return self._guarded(item.source, lambda: self._process(item))
+
+    def _guarded(self, source: str, read: Callable[[], Result]) -> Result:
+        """``read()``, or the failure of page ``source`` when it raises."""
         try:
-            return self._process(item)
+            return read()
         except (ForestError, OSError) as exc:
-            return failure(item.source, exc)
+            return failure(source, exc)
         except Exception as exc:  # a bug on one page must not end a crawl's batch
             if self.options.debug:
                 raise
-            return failure(item.source, exc)
+            return failure(source, exc)
 
     def _process(self, item: Item) -> Result:
         options, settings = self.options, self.options.settings
@@ -181,17 +194,48 @@ class _Worker:
             return Result(item.source, article=article)
         page = ParsedPage(item.read(settings.max_page_bytes), url=item.url, charset=item.charset,
                           max_bytes=settings.max_page_bytes)
-        return extract_item(page, source=item.source, site=options.site, store=self.readonly(),
-                            wrapper_of=self.wrapper_of, settings=settings)
+        return self._extract(page, item.source)
 
-    def learn(self, site: str, samples: list[tuple[bytes, str | None, str | None]], pages: int) -> str | None:
-        """Learn and store ``site``, which has ``pages`` pages in the batch; None, or why it could not be learned."""
+    def _extract(self, page: ParsedPage, source: str) -> Result:
+        return extract_item(page, source=source, site=self.options.site, store=self.readonly(),
+                            wrapper_of=self.wrapper_of, settings=self.options.settings)
+
+    def learn(self, site: str, samples: list[_Sample], pages: int) -> _Learned:
+        """Learn and store ``site``, which has ``pages`` pages in the batch, and extract its sample pages: None
+        or why it could not be learned, and each sample's record (the one the second pass would make of it)."""
+        settings = self.options.settings
+        trees: list[HtmlElement | None] = []
+        error = None
         try:
-            learn_site(site, samples, self.options.settings, self.writable(), pages=pages)
+            learn_site(site, [(s.data, s.url, s.charset) for s in samples], settings, self.writable(), pages=pages, trees=trees)
         except ForestError as exc:
-            return " ".join(str(exc).split())
-        return None
+            error = " ".join(str(exc).split())
+        trees += [None] * (len(samples) - len(trees))  # none, when learning failed before reading them
+        results = []
+        for sample, tree in zip(samples, trees):
+            # The page as the second pass reads it (its own URL, not the canonical one learning may have
+            # been given), with learning's tree of it: parse_html's of the same text.
+            page = ParsedPage(sample.data, url=sample.item_url, charset=sample.charset, max_bytes=settings.max_page_bytes,
+                              tree=tree)
+            results.append((sample.position, self._guarded(sample.source, partial(self._extract, page, sample.source))))
+        return error, results
 
+
+@dataclass(frozen=True, slots=True)
+class _Sample:
+    """A sample page of a site to learn: its bytes, the URL learning reads it with (its canonical link's
+    when it has none), its charset, its place in the input, and its record's source and URL."""
+
+    data: bytes
+    url: str | None
+    charset: str | None
+    position: int
+    source: str
+    item_url: str | None
+
+
+# A learning task's answer: None or why the site could not be learned, and (input position, record) of each sample page.
+_Learned = tuple[str | None, list[tuple[int, Result]]]
 
 # The worker of a pool's process, made once by the pool's initializer (_start_worker).
 _WORKER: _Worker | None = None
@@ -212,7 +256,7 @@ def _extract_chunk(items: list[Item]) -> list[Result]:
     return [worker.process(item) for item in items]
 
 
-def _learn_task(task: tuple[str, list[tuple[bytes, str | None, str | None]], int]) -> str | None:
+def _learn_task(task: tuple[str, list[_Sample], int]) -> _Learned:
     return _pool_worker().learn(*task)
 
 
@@ -311,11 +355,12 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
         writable = not opened.readonly
     runner = _Runner(options)
     try:
-        if options.learn:
-            _learn(inputs, options, runner, summary)
-        chunks = runner.map(_extract_chunk, lambda worker, chunk: [worker.process(item) for item in chunk], _chunks(inputs, CHUNK), len)
-        for chunk in chunks:
-            for result in chunk:
+        with ExitStack() as stack:
+            extracted = None
+            if options.learn:
+                spill = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forest-learn-")))
+                extracted = _learn(inputs, options, runner, summary, spill)
+            for result in _extract(inputs, runner, extracted):
                 result = result.shown()
                 summary.add(result)
                 if result.counted is not None:
@@ -332,51 +377,98 @@ def run_batch(inputs: Inputs, options: Options, summary: Summary) -> Iterator[Re
                 store.record_extractions(site, pages=pages, misses=misses)
 
 
-def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary) -> None:
-    """First pass: count pages per site, keep each site's first K; then learn the sites with more than K pages."""
+class _Extracted:
+    """The records learning's tasks made of the sample pages, on disk until the second pass reaches them."""
+
+    def __init__(self, spill: Path) -> None:
+        self._spill = spill
+        self.positions: set[int] = set()
+
+    def put(self, position: int, result: Result) -> None:
+        (self._spill / f"{position}.result").write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+        self.positions.add(position)
+
+    def take(self, position: int) -> Result:
+        path = self._spill / f"{position}.result"
+        result: Result = pickle.loads(path.read_bytes())
+        path.unlink()
+        return result
+
+
+def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary, spill: Path) -> _Extracted:
+    """First pass: count pages per site, keep each site's first K; then learn the sites with more than K pages,
+    each task extracting its sample pages too."""
     k = options.learn or 0
     counts: Counter[str] = Counter()
-    samples: dict[str, list[tuple[Item, str | None]]] = {}
-    with tempfile.TemporaryDirectory(prefix="forest-learn-") as spill:
-        for item in inputs:
-            if item.kind not in ("file", "bytes"):
-                continue  # URLs learn from their feed; errors and skipped records are not pages
-            try:
-                data = item.read(options.settings.max_page_bytes)
-                site, url = sample_site(ParsedPage(data, url=item.url, charset=item.charset,
-                                                   max_bytes=options.settings.max_page_bytes), options.site)
-            except (OSError, ParseError):
-                continue
-            if site is None:
-                continue
-            counts[site] += 1
-            kept = samples.setdefault(site, [])
-            if len(kept) < k:
-                kept.append((_spill(item, data, Path(spill) / str(counts.total())), url))
-        # Closed before the pool forks: a child never inherits an open SQLite connection.
-        with WrapperStore(options.db, readonly=True) as store:
-            stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
-        tasks = (
-            (site, _read_samples(kept, options.settings.max_page_bytes), counts[site])
-            for site, kept in samples.items() if counts[site] > k and site not in stored
-        )
-        runner.decide(counts.total())
-        for error in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks, lambda task: len(task[1])):
-            if error is None:
-                summary.learned += 1
-            else:
-                summary.learn_failed += 1
-
-
-def _read_samples(kept: list[tuple[Item, str | None]], max_bytes: int) -> list[tuple[bytes, str | None, str | None]]:
-    """``(bytes, url, charset)`` of a site's kept pages; a page that cannot be read again (a file changed
-    since the first pass, a WARC record over the size limit) is left out, as learning leaves out unreadable pages."""
-    samples = []
-    for entry, url in kept:
+    samples: dict[str, list[tuple[Item, str | None, int, Item]]] = {}
+    for position, item in enumerate(inputs):
+        if item.kind not in ("file", "bytes"):
+            continue  # URLs learn from their feed; errors and skipped records are not pages
         try:
-            samples.append((entry.read(max_bytes), url, entry.charset))
+            data = item.read(options.settings.max_page_bytes)
+            site, url = sample_site(ParsedPage(data, url=item.url, charset=item.charset,
+                                               max_bytes=options.settings.max_page_bytes), options.site)
         except (OSError, ParseError):
             continue
+        if site is None:
+            continue
+        counts[site] += 1
+        kept = samples.setdefault(site, [])
+        if len(kept) < k:
+            kept.append((_spill(item, data, spill / str(position)), url, position, item))
+    # Closed before the pool forks: a child never inherits an open SQLite connection.
+    with WrapperStore(options.db, readonly=True) as store:
+        stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
+    tasks = (
+        (site, _read_samples(kept, options.settings.max_page_bytes), counts[site])
+        for site, kept in samples.items() if counts[site] > k and site not in stored
+    )
+    runner.decide(counts.total())
+    extracted = _Extracted(spill)
+    for error, results in runner.map(_learn_task, lambda worker, task: worker.learn(*task), tasks, lambda task: len(task[1])):
+        if error is None:
+            summary.learned += 1
+        else:
+            summary.learn_failed += 1
+        for position, result in results:
+            extracted.put(position, result)
+    return extracted
+
+
+def _extract(inputs: Inputs, runner: _Runner, extracted: _Extracted | None) -> Iterator[Result]:
+    """Second pass: every page's record in input order, the sample pages' from learning, the others' from the pool."""
+    done = extracted.positions if extracted is not None else set()
+    waiting = sorted(done)
+    layouts: deque[list[int]] = deque()  # each task's pages' input positions, in task order
+
+    def tasks() -> Iterator[list[Item]]:
+        for chunk in _chunks(((p, item) for p, item in enumerate(inputs) if p not in done), CHUNK):
+            layouts.append([p for p, _ in chunk])
+            yield [item for _, item in chunk]
+
+    at = 0
+    for chunk in runner.map(_extract_chunk, lambda worker, items: [worker.process(item) for item in items], tasks(), len):
+        for position, result in zip(layouts.popleft(), chunk):
+            while extracted is not None and at < len(waiting) and waiting[at] < position:
+                yield extracted.take(waiting[at])
+                at += 1
+            yield result
+    if extracted is not None:
+        for position in waiting[at:]:
+            yield extracted.take(position)
+
+
+def _read_samples(kept: list[tuple[Item, str | None, int, Item]], max_bytes: int) -> list[_Sample]:
+    """A site's kept pages to learn from; a page that cannot be read again (a file changed since the first
+    pass, a WARC record over the size limit) is left out, as learning leaves out unreadable pages, and the
+    second pass extracts it."""
+    samples = []
+    for entry, url, position, item in kept:
+        try:
+            data = entry.read(max_bytes)
+        except (OSError, ParseError):
+            continue
+        samples.append(_Sample(data, url, entry.charset, position, item.source, item.url))
     return samples
 
 

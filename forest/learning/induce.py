@@ -98,6 +98,11 @@ class Inducer:
         Every candidate pattern with its per-page scores, best first (forest ranking).
     report_ : LearnReport
         Pages used and skipped, and what learning noticed.
+    trees_ : list of HtmlElement or None
+        Each page's tree as :func:`forest.html.parse_html` made it (set by :meth:`fit` as soon as the
+        pages are read, before it can fail), learning done with it: None for a page that could not be
+        read or that was read as a browser without scripts shows it (:func:`forest.html.parse_shown`),
+        and for every page once a span is learned (its search extracts from the trees, cutting parts out).
     """
 
     def __init__(self, settings: Settings | None = None, classifier: BlockPredictor | None = None) -> None:
@@ -112,6 +117,13 @@ class Inducer:
         settings = self.settings or Settings()
         site = site or next((p.site for p in pages if p.site), None) or "unknown"
         samples, skipped = _read(pages, settings)
+        # Each page's tree, for a caller that extracts the sample pages next (a batch), so that it
+        # need not parse them again: None for a page not read, or read as a shell (parse_shown).
+        # Learning changes no tree it reads until it learns the span (checked on every sample
+        # page of big9's and dragnet's sites: each tree serialized the same as a fresh parse).
+        self.trees_: list[HtmlElement | None] = [None] * len(pages)
+        for sample in samples:
+            self.trees_[sample.position] = None if sample.shell else sample.root
         scored, keyed = _score(samples, settings, skipped)
         used = [sample.name for sample, _ in keyed]
         if not scored:
@@ -243,6 +255,8 @@ class Inducer:
         if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.
             self.wrapper_ = replace(self.wrapper_, span=learn_span(self.wrapper_, [(s.page.html, s.root, not s.shell) for s in samples], settings))
+            # The span's search extracted the pages' articles from these trees, which cut parts out of them.
+            self.trees_ = [None] * len(pages)
         self.report_ = LearnReport(tuple(used), tuple(skipped), tuple(notes), site=site)
         return self
 
@@ -255,6 +269,7 @@ class _Sample:
     index: PageIndex
     meta: Metadata  # the feed item's, else the page's own title and description
     shell: bool  # a page its scripts fill, read as a browser without scripts shows it (forest.html.parse_shown)
+    position: int  # its place among the pages given
 
 
 def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], list[tuple[str, str]]]:
@@ -270,7 +285,7 @@ def _read(pages: Sequence[Page], settings: Settings) -> tuple[list[_Sample], lis
             continue
         meta = page.meta or Metadata(title=page_title(root), summary=meta_content(root, "description", "og:description"))
         index = page_index(root.find("body"), paths=settings.candidates == "paths")
-        samples.append(_Sample(name, page, root, index, meta, shell))
+        samples.append(_Sample(name, page, root, index, meta, shell, i))
     return samples, skipped
 
 
