@@ -12,11 +12,13 @@ expressions in Python), which it must equal on every text.
 It reads no lxml struct: unlike the page pass, it does not depend on the lxml it was built with.
 """
 
+cimport cython
 from cpython.unicode cimport (
     PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ,
     Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER,
 )
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.math cimport ceil
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 import numpy as np
@@ -219,3 +221,55 @@ def text_stats(list texts, Stopwords stopwords, str endings):
         stats[i, 4] = stops
         stats[i, 5] = tokens
     return out
+
+
+@cython.cdivision(True)
+def text_columns(const double[:, ::1] stats not None, const double[::1] link not None, const double[::1] position not None,
+                 const double[::1] offset not None, const double[::1] share not None, const int64_t[::1] prev not None,
+                 const int64_t[::1] nxt not None, Py_ssize_t wrap):
+    """forest.classifier.text's TEXT_COLUMNS of each row from its counts (``text_stats``' columns),
+    link characters, position, offset and share, and its neighbours (-1: none), but the columns
+    that take a logarithm (chars, words, sentences, the neighbours' words and the page's two),
+    which numpy computes for their bits: the caller writes them in.  The other columns are the
+    divisions, ceilings and comparisons of ``text._shallow``, as numpy computes them.
+    """
+    cdef Py_ssize_t n = stats.shape[0], i, j, side
+    cdef double chars, words, tokens, lines
+    if stats.shape[1] != 9:
+        raise ValueError("stats must have text_stats' 9 columns")
+    for i, length in enumerate((link.shape[0], position.shape[0], offset.shape[0], share.shape[0], prev.shape[0], nxt.shape[0])):
+        if length != n:
+            raise ValueError("the rows' columns differ in length")
+    if wrap <= 0:
+        raise ValueError("wrap must be positive")
+    for i in range(n):
+        if not -1 <= prev[i] < n or not -1 <= nxt[i] < n:
+            raise IndexError("a neighbour is out of range")
+    out_ = np.zeros((n, 22), dtype=np.float64)
+    cdef double[:, ::1] out = out_
+    with nogil:
+        for i in range(n):
+            chars = stats[i, 0] if stats[i, 0] > 1.0 else 1.0
+            words = stats[i, 1]
+            tokens = stats[i, 5] if stats[i, 5] > 1.0 else 1.0
+            lines = ceil(stats[i, 0] / <double>wrap)
+            lines = lines if lines > 1.0 else 1.0
+            out[i, 2] = link[i] / chars if link[i] / chars < 1.0 else 1.0
+            out[i, 3] = words / lines
+            out[i, 4] = stats[i, 0] / (words if words > 1.0 else 1.0)
+            out[i, 6] = stats[i, 3] / chars
+            out[i, 7] = stats[i, 4] / tokens
+            out[i, 8] = stats[i, 6] / chars
+            out[i, 9] = stats[i, 7] / (words if words > 1.0 else 1.0)
+            out[i, 10] = 1.0 if stats[i, 8] > 0 else 0.0
+            out[i, 11] = position[i]
+            out[i, 12] = offset[i]
+            out[i, 13] = share[i]
+        # The neighbours' link and text densities (their words' logarithm is the caller's).
+        for i in range(n):
+            for side in range(2):
+                j = prev[i] if side == 0 else nxt[i]
+                if j >= 0:
+                    out[i, 15 + 3 * side] = out[j, 2]
+                    out[i, 16 + 3 * side] = out[j, 3]
+    return out_

@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from forest.classifier._text import Stopwords, text_stats
+from forest.classifier._text import Stopwords, text_columns, text_stats
 from forest.classifier.blocks import PageTree
 from keywords.stopwords import ALL_STOPWORDS
 
@@ -31,35 +31,31 @@ def _text_stats(texts: list[str]) -> np.ndarray:
     return text_stats(texts, _STOPWORDS, _ENDINGS)
 
 
-def _shallow(stats: np.ndarray, link_chars: np.ndarray) -> np.ndarray:
-    """Shallow text features (Kohlschuetter et al. 2010) from raw counts: 11 columns."""
-    chars = np.maximum(stats[:, 0], 1.0)
-    words = stats[:, 1]
-    tokens = np.maximum(stats[:, 5], 1.0)
-    lines = np.maximum(np.ceil(stats[:, 0] / WRAP), 1.0)
-    return np.column_stack(
-        [
-            np.log1p(stats[:, 0]),
-            np.log1p(words),
-            np.minimum(link_chars / chars, 1.0),
-            words / lines,
-            stats[:, 0] / np.maximum(words, 1.0),
-            np.log1p(stats[:, 2]),
-            stats[:, 3] / chars,
-            stats[:, 4] / tokens,
-            stats[:, 6] / chars,
-            stats[:, 7] / np.maximum(words, 1.0),
-            stats[:, 8] > 0,
-        ]
-    )
+def _columns(stats: np.ndarray, link: np.ndarray, position: np.ndarray, offset: np.ndarray, share: np.ndarray,
+             prev: np.ndarray, nxt: np.ndarray, page_words: float, page_blocks: int) -> np.ndarray:  # fmt: skip
+    """The TEXT_COLUMNS of rows from their raw counts (``_text_stats``' columns), link characters,
+    position, offset and share of their parent's text, and their neighbours (-1: none).
 
+    The shallow text features (Kohlschuetter et al. 2010), the neighbours' and the page's: the
+    divisions in C (forest.classifier._text.text_columns), the logarithms in numpy, for their bits.
+    Its reference, the numpy code it replaces, is in tests/unit/test_native_text.py.
+    """
+    def floats(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a, dtype=np.float64)
 
-def _context(shallow: np.ndarray, prev: np.ndarray, nxt: np.ndarray) -> np.ndarray:
-    # Words, link density and text density of the neighbours; zeros where there is none.
-    cols = shallow[:, [1, 2, 3]]
-    before = np.where((prev >= 0)[:, None], cols[np.maximum(prev, 0)], 0.0)
-    after = np.where((nxt >= 0)[:, None], cols[np.maximum(nxt, 0)], 0.0)
-    return np.hstack([before, after])
+    def indices(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    out = text_columns(floats(stats), floats(link), floats(position), floats(offset), floats(share), indices(prev), indices(nxt), WRAP)
+    out[:, 0] = np.log1p(stats[:, 0])
+    out[:, 1] = np.log1p(stats[:, 1])
+    out[:, 5] = np.log1p(stats[:, 2])
+    words = out[:, 1]
+    out[:, 14] = np.where(prev >= 0, words[np.maximum(prev, 0)], 0.0)
+    out[:, 17] = np.where(nxt >= 0, words[np.maximum(nxt, 0)], 0.0)
+    out[:, 20] = np.log1p(page_words)
+    out[:, 21] = np.log1p(page_blocks)
+    return out
 
 
 def block_text_features(tree: PageTree) -> np.ndarray:
@@ -68,14 +64,13 @@ def block_text_features(tree: PageTree) -> np.ndarray:
     n = len(blocks)
     stats = _text_stats(list(map(operator.attrgetter("text"), blocks)))
     link = np.fromiter(map(operator.attrgetter("link_chars"), blocks), dtype=np.float64, count=n)
-    shallow = _shallow(stats, link)
     index = np.arange(n)
     chars = stats[:, 0]
     total = max(chars.sum(), 1.0)
     owner_chars = tree.subtree_sums(tree.own_chars)[tree.owner] if n else np.zeros(0)
-    return _assemble(shallow, index / max(n - 1, 1), (np.cumsum(chars) - chars) / total,
-                     chars / np.maximum(owner_chars, 1.0), index - 1, np.where(index + 1 < n, index + 1, -1),
-                     stats[:, 1].sum(), n)  # fmt: skip
+    return _columns(stats, link, index / max(n - 1, 1), (np.cumsum(chars) - chars) / total,
+                    chars / np.maximum(owner_chars, 1.0), index - 1, np.where(index + 1 < n, index + 1, -1),
+                    stats[:, 1].sum(), n)  # fmt: skip
 
 
 def tag_text_features(tree: PageTree, rows: np.ndarray, chars: np.ndarray) -> np.ndarray:
@@ -96,22 +91,14 @@ def tag_text_features(tree: PageTree, rows: np.ndarray, chars: np.ndarray) -> np
         own[:, 0], own[:, 1] = tree.own_chars, tree.own_words
     stats = tree.subtree_sums(own)
     stats[:, 0] = chars
-    shallow = _shallow(stats, tree.subtree_sums(tree.own_link_chars))
     prev, nxt = _siblings(tree)
     before = np.cumsum(tree.own_chars) - tree.own_chars
     total = max(float(chars[0]), 1.0)
     parent_chars = chars[np.maximum(tree.parent, 0)]
-    full = _assemble(shallow, np.arange(n) / max(n - 1, 1), before / total, chars / np.maximum(parent_chars, 1.0),
-                     prev, nxt, stats[0, 1], len(tree.blocks))  # fmt: skip
+    full = _columns(stats, tree.subtree_sums(tree.own_link_chars), np.arange(n) / max(n - 1, 1), before / total,
+                    chars / np.maximum(parent_chars, 1.0), prev, nxt, stats[0, 1], len(tree.blocks))  # fmt: skip
     picked: np.ndarray = full[rows]
     return picked
-
-
-def _assemble(shallow: np.ndarray, position: np.ndarray, offset: np.ndarray, share: np.ndarray,
-              prev: np.ndarray, nxt: np.ndarray, page_words: float, page_blocks: int) -> np.ndarray:  # fmt: skip
-    n = len(shallow)
-    page = np.tile([np.log1p(page_words), np.log1p(page_blocks)], (n, 1))
-    return np.hstack([shallow, position[:, None], offset[:, None], share[:, None], _context(shallow, prev, nxt), page])
 
 
 def _siblings(tree: PageTree) -> tuple[np.ndarray, np.ndarray]:

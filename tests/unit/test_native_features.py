@@ -41,7 +41,7 @@ from forest.classifier.features import (
     name_tokens,
     page_features,
 )
-from forest.classifier.text import block_text_features, tag_text_features
+from test_native_text import reference_block_text_features, reference_tag_text_features
 
 # --- The reference: the per-element counts in Python ------------------------------------------
 
@@ -195,11 +195,11 @@ def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int
     spans = None
     if unit == "blocks":
         rows = tree.owner
-        text = block_text_features(tree)
+        text = reference_block_text_features(tree)
     else:
         chars = tree.subtree_sums(tree.own_chars)
         rows = np.flatnonzero(chars > 0)
-        text = tag_text_features(tree, rows, chars)
+        text = reference_tag_text_features(tree, rows, chars)
     landmarks = features._modern_matrix(tree, rows, hashed) if modern else None
     ancestors = features._ancestors(tree, rows)
     if unit == "blocks":
