@@ -1,6 +1,6 @@
 # Types of the native page pass (forest/classifier/_walk.pyx), for mypy.
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import TypeVar, overload
 
 import numpy as np
 from lxml import etree
@@ -8,6 +8,7 @@ from lxml import etree
 from patterns.text import Block
 
 BUILT_AGAINST: str
+_T = TypeVar("_T")
 
 class Nodes(Sequence[etree._Element]):
     def __len__(self) -> int: ...
@@ -47,3 +48,7 @@ def read_names(
 ) -> tuple[list[str], list[str], list[int], dict[int, dict[str, str]]]: ...
 def child_sums(parent: np.ndarray, values: np.ndarray) -> np.ndarray: ...
 def count_nodes(root: etree._Element, limit: int) -> int: ...
+def predictions(
+    cls: type[_T], blocks: list[Block], elements: Sequence[etree._Element], owners: list[int], probability: list[float],
+    content: list[bool],
+) -> list[_T]: ...

@@ -38,6 +38,45 @@ if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
     )
 cetree.import_lxml__etree()
 
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
+_new = object.__new__
+
+
+cdef dict _PLAIN = {}
+
+
+def _plain_fields(type cls, tuple names):
+    # Whether ``cls(*values)`` only stores ``values`` in the fields ``names``, in order: a
+    # dataclass with exactly those fields and no __post_init__, whose __init__ stores what it is
+    # given as it is (checked once per class, on sentinels).
+    key = (cls, names)
+    plain = _PLAIN.get(key)
+    if plain is None:
+        fields = getattr(cls, "__dataclass_fields__", None)
+        plain = fields is not None and tuple(fields) == names and not hasattr(cls, "__post_init__")
+        if plain:
+            sentinels = tuple(object() for _ in names)
+            try:
+                made = cls(*sentinels)
+            except Exception:
+                plain = False
+            else:
+                plain = all(getattr(made, name) is sentinel for name, sentinel in zip(names, sentinels))
+        _PLAIN[key] = plain
+    return plain
+
+
+cdef inline object _made(type cls, tuple names, tuple values):
+    # cls(*values) for a class _plain_fields accepts, without running its __init__ (a frozen
+    # dataclass's sets each field through object.__setattr__ in Python: a tenth of the walk).
+    cdef object obj = _new(cls)
+    cdef Py_ssize_t k
+    for k in range(len(names)):
+        PyObject_GenericSetAttr(obj, names[k], values[k])
+    return obj
+
 
 cdef struct Grow:
     # A growable int64 array.
@@ -167,6 +206,9 @@ cdef class _Text:
         return text
 
 
+_BLOCK_FIELDS = ("text", "link_chars")
+
+
 cdef class _Pass:
     # One walk's state: the runs of the open group and what has been recorded so far.
     cdef Grow parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, in_link, block_owner, is_block
@@ -177,6 +219,7 @@ cdef class _Pass:
     cdef bint keep_pieces
     cdef list pending  # (element, text) of the open group's runs, for pieces
     cdef object block_class
+    cdef bint plain_blocks  # block_class(text, link_chars) only stores them (_plain_fields)
 
     def __cinit__(self):
         self.text = _Text()
@@ -229,7 +272,10 @@ cdef class _Pass:
         if self.group_chars > 0:
             text = self.text.take()
             block = len(self.blocks)
-            self.blocks.append(self.block_class(text, min(self.group_links, len(text))))
+            if self.plain_blocks:
+                self.blocks.append(_made(self.block_class, _BLOCK_FIELDS, (text, min(self.group_links, len(text)))))
+            else:
+                self.blocks.append(self.block_class(text, min(self.group_links, len(text))))
             _push(&self.owner, owner)
         elif self.text.size or self.text.pending_space:
             self.text.take()
@@ -516,6 +562,7 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
     stack.size = stack.capacity = 0
     p.keep_pieces = keep_pieces
     p.block_class = block_class
+    p.plain_blocks = isinstance(block_class, type) and _plain_fields(block_class, _BLOCK_FIELDS)
     if c_root.type != tree.XML_ELEMENT_NODE:
         raise TypeError("flatten() needs an element")
     try:
@@ -653,3 +700,29 @@ cdef inline xmlNode* _next_matching(xmlNode* c_node) noexcept nogil:
     while c_node is not NULL and not _is_iterated(c_node):
         c_node = c_node.next
     return c_node
+
+
+_PREDICTION_FIELDS = ("index", "block", "element", "probability", "is_content")
+
+
+def predictions(type cls not None, list blocks not None, elements, list owners not None, list probability not None,
+                list content not None):
+    """``[cls(j, blocks[j], elements[owners[j]], probability[j], content[j]) for j ...]``: the
+    classifier's BlockPredictions, each owner's element made once, without running the frozen
+    dataclass's __init__ when it only stores the fields (else through it)."""
+    cdef Py_ssize_t n = len(blocks), j
+    cdef dict made = {}
+    cdef list out = []
+    cdef bint plain = _plain_fields(cls, _PREDICTION_FIELDS)
+    if len(owners) != n or len(probability) != n or len(content) != n:
+        raise ValueError("blocks, owners, probability and content differ in length")
+    for j in range(n):
+        owner = owners[j]
+        element = made.get(owner)
+        if element is None:
+            element = made[owner] = elements[owner]
+        if plain:
+            out.append(_made(cls, _PREDICTION_FIELDS, (j, blocks[j], element, probability[j], content[j])))
+        else:
+            out.append(cls(j, blocks[j], element, probability[j], content[j]))
+    return out

@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
+from forest.classifier._walk import predictions
 from forest.classifier.blocks import invisible, not_article, walk
 from forest.classifier.compact import Compact
 from forest.classifier.container import confine
@@ -167,10 +168,9 @@ class BlockPredictor:
                 # Blocks outside the element that holds most of the article need a surer probability
                 # (forest.classifier.container).  Not after Viterbi or joint decoding, which have their own say on context.
                 content = confine(tree, p, content)
-        elements = tree.elements
-        # Plain Python numbers from tolist(): indexing numpy arrays item by item costs more.
-        rows = zip(tree.blocks, tree.owner.tolist(), p.tolist(), np.asarray(content, dtype=bool).tolist())
-        return [BlockPrediction(j, block, elements[o], pj, cj) for j, (block, o, pj, cj) in enumerate(rows)]
+        # Plain Python numbers from tolist(); made in C (each owner's element once).
+        return predictions(BlockPrediction, tree.blocks, tree.elements, tree.owner.tolist(), p.tolist(),
+                           np.asarray(content, dtype=bool).tolist())  # fmt: skip
 
 
 def shift_threshold(p: np.ndarray, threshold: float) -> np.ndarray:

@@ -10,6 +10,7 @@ one-line error of a build without a C compiler (``-m bench``: pip sets up a buil
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import shutil
@@ -463,3 +464,51 @@ def test_a_sample_of_every_dataset_has_iters_node_count() -> None:
     for pages in dataset_pages(every=False).values():
         for body in bodies(pages):
             check_count(body.getroottree().getroot())
+
+
+# --- Frozen dataclasses made without their __init__ --------------------------------------------
+
+
+def test_blocks_and_predictions_made_in_c_equal_those_their_init_makes() -> None:
+    from forest.classifier._walk import _plain_fields, predictions
+    from forest.classifier.predictor import BlockPrediction
+
+    body = body_of("<html><body><div><p>one <a href='/'>two</a></p>loose<p>three</p></div></body></html>")
+    tree = walk(body, proxies=False)
+    assert [Block(b.text, b.link_chars) for b in tree.blocks] == tree.blocks
+    assert all(type(b) is Block for b in tree.blocks)
+    owners, p = tree.owner.tolist(), [0.25, 0.5, 0.75][: len(tree.blocks)]
+    content = [True, False, True][: len(tree.blocks)]
+    made = predictions(BlockPrediction, tree.blocks, tree.elements, owners, p, content)
+    reference = [BlockPrediction(j, b, tree.elements[o], pj, cj) for j, (b, o, pj, cj) in enumerate(zip(tree.blocks, owners, p, content))]
+    assert made == reference and all(type(m) is BlockPrediction for m in made)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].probability = 1.0  # type: ignore[misc]
+    assert _plain_fields(BlockPrediction, ("index", "block", "element", "probability", "is_content"))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Checked:
+    text: str
+    link_chars: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self.text.upper())
+
+
+@dataclasses.dataclass
+class _Own:
+    text: str
+    link_chars: int
+
+    def __init__(self, text: str, link_chars: int) -> None:
+        self.text, self.link_chars = text + "!", link_chars
+
+
+def test_a_class_whose_init_does_more_than_store_its_fields_is_made_through_it() -> None:
+    from forest.classifier._walk import _plain_fields, flatten
+
+    for cls, expected in ((_Checked, "ONE"), (_Own, "one!")):
+        assert not _plain_fields(cls, ("text", "link_chars"))
+        blocks = flatten(body_of("<html><body><p>one</p></body></html>"), BLOCK_TAGS, cls)[10]  # type: ignore[arg-type]
+        assert [b.text for b in blocks] == [expected]
