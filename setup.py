@@ -1,7 +1,8 @@
 """Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
 lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), the
-per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx) and
-the reset of the document order an XSLT pass leaves behind (patterns/_order.pyx).
+per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx),
+its blocks' inline children (_inline.pyx), and the reset of the document order an XSLT pass leaves
+behind (patterns/_order.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -16,7 +17,7 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native code (forest/classifier/*.pyx, forest/learning/_name.pyx, patterns/_order.pyx) "
+    "forest: building its native code (forest/classifier/*.pyx, forest/learning/*.pyx, patterns/_order.pyx) "
     "needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
@@ -48,6 +49,8 @@ def extensions() -> list[Extension]:
         Extension("forest.classifier._features", ["forest/classifier/_features.pyx"], include_dirs=lxml.get_include()),
         # Learning's page index and pattern keys: lxml's C API, as the page pass.
         Extension("forest.learning._name", ["forest/learning/_name.pyx"], include_dirs=lxml.get_include()),
+        # A block owner's inline children and their text, for learning's block holders: lxml's C API too.
+        Extension("forest.learning._inline", ["forest/learning/_inline.pyx"], include_dirs=lxml.get_include()),
         # The markup guard's scan over a page's text (forest.limits.check_markup): plain C over a str.
         Extension("forest._markup", ["forest/_markup.pyx"]),
         # After an XSLT pass, the elements' document order: lxml's C API too.

@@ -24,6 +24,7 @@ from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.index import page_index
+from forest.learning._inline import inline_children
 from forest.learning.consensus import (
     MIN_ITEM_SHARE, PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
 )
@@ -336,10 +337,6 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     )
 
 
-# An element's text, all its text nodes joined: "".join(element.itertext()) in one call into libxml2's XPath.
-_STRING = etree.XPath("string()")
-
-
 def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[str, list[etree._Element]]] | None = None,
             ) -> etree._Element:
     """The innermost element under ``owner`` (a block's block-level owner) whose text is the
@@ -356,9 +353,9 @@ def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[
         children = inline.get(holder)
         if children is None:
             children = inline[holder] = {}
-            for child in holder:
-                if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS:
-                    children.setdefault(" ".join(_STRING(child).split()), []).append(child)
+            # Its child elements but the block-level ones, with their text (natively: forest/learning/_inline.pyx).
+            for raw, child in inline_children(holder, BLOCK_TAGS):
+                children.setdefault(" ".join(raw.split()), []).append(child)
         same = children.get(wanted, ())
         if len(same) != 1:
             return holder

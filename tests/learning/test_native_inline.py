@@ -1,0 +1,99 @@
+"""Learning's native inline children (forest.learning._inline, read by forest.learning.induce._holder) against
+their reference, the Python loop they replace: each child element whose tag is not block-level, in document
+order, with its XPath ``string()``.  Over hand-made trees and a fixed sample of every shared dataset's pages
+(``-m bench``: all of them); tests/learning/test_learning_shortcuts.py checks generated pages against itertext.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+
+import pytest
+from lxml import etree
+
+from forest.errors import ParseError
+from forest.html import parse_html
+from forest.learning._inline import inline_children
+from patterns.text import BLOCK_TAGS
+
+_STRING = etree.XPath("string()")
+# The sample: every STEP-th of a dataset's first SAMPLE * STEP records.
+SAMPLE, STEP = 8, 10
+
+
+def reference(owner: etree._Element) -> list[tuple[str, etree._Element]]:
+    return [(str(_STRING(child)), child) for child in owner if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS]
+
+
+def check(root: etree._Element) -> int:
+    checked = 0
+    for element in root.iter():
+        got, want = inline_children(element, BLOCK_TAGS), reference(element)
+        assert [text for text, _ in got] == [text for text, _ in want]
+        assert all(a is b for (_, a), (_, b) in zip(got, want, strict=True))
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<html><body></body></html>",
+        "<html><body><p>a <b>bold <i>and</i> italic</b> tail<!-- c --> after <?pi x?>end</p></body></html>",
+        "<html><body><div><span>one</span><p>block</p><time>9 May</time>&amp;&nbsp;<em>東京 cafe\u0301</em></div></body></html>",
+        "<html><body><div>" + "<span>deep " * 200 + "</span>" * 200 + "</div></body></html>",
+    ],
+    ids=["empty", "comments-and-pi", "blocks-and-entities", "deep"],
+)
+def test_the_native_inline_children_equal_the_reference(page: str) -> None:
+    assert check(parse_html(page)) > 0
+
+
+def test_namespaced_cdata_and_hand_built_trees_equal_the_reference() -> None:
+    root = etree.fromstring(b"<body xmlns:x='urn:x'><div>a<![CDATA[ b ]]>c<x:span>d<![CDATA[e]]></x:span><p>f</p></div></body>",
+                            etree.XMLParser(strip_cdata=False))
+    check(root)
+    built = etree.Element("div")
+    etree.SubElement(built, "span").text = "made by hand"
+    etree.SubElement(built, "b").tail = " and a tail "
+    check(built)
+
+
+def test_an_entity_reference_is_joined_as_libxml2_joins_it() -> None:
+    root = etree.fromstring(b"<!DOCTYPE d [<!ENTITY e 'entity text'>]><d><s>a &e; b</s></d>",
+                            etree.XMLParser(resolve_entities=False))
+    assert inline_children(root, frozenset()) == [("a entity text b", root[0])]
+
+
+def _dataset_roots(every: bool) -> list[etree._Element]:
+    from eval.datasets import available, load, resolve
+
+    roots = []
+    for name in available():
+        if every:
+            pages = [s.html for s in load(name)]
+        else:
+            with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
+                pages = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP)]
+        for html in pages:
+            try:
+                roots.append(parse_html(html))
+            except ParseError:
+                continue
+    if not roots:
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+    return roots
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_equals_the_reference() -> None:
+    assert sum(check(root) for root in _dataset_roots(every=False)) > 0
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_every_dataset_page_equals_the_reference() -> None:
+    for root in _dataset_roots(every=True):
+        check(root)
