@@ -3,13 +3,12 @@
 
 It counts the start tags (``<`` and an ASCII letter, what ``forest.limits._START_TAG`` finds) and,
 for every tag long enough to hold MAX_ATTRIBUTES attributes (``forest.limits._LONG_START_TAG``'s
-matches, found as ``finditer`` finds them), a bound on its attributes: its runs of characters that
-can start an attribute's name (``[^\\s"'<>/=]``, ``\\s`` as Python's ``re`` reads it).  Each of
-``_ATTRIBUTE``'s matches starts a run (a name takes the whole run it starts in, and a value ends at
-a character outside such runs or at a closing quote), so a tag has at most its runs less one (its
-name's) attributes; only a page over the limit by that bound needs the exact count in Python.
-The reference is forest.limits' regular expressions, which ``tests/unit/test_native_markup.py``
-checks this against.  It reads a str, no lxml struct.
+matches, found as ``finditer`` finds them), its attributes as ``re.findall`` of
+``forest.limits._ATTRIBUTE`` counts them (``\\s`` as Python's ``re`` reads it: Py_UNICODE_ISSPACE).
+It does not know raw text (a script, a comment): only a page whose most is over the limit needs
+forest.limits.most_attributes, which skips such tags.  The reference is forest.limits' regular
+expressions, which ``tests/unit/test_native_markup.py`` checks this against.  It reads a str, no
+lxml struct.
 """
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, Py_UNICODE_ISSPACE
@@ -38,11 +37,47 @@ ctypedef fused char_t:
     uint32_t
 
 
+cdef Py_ssize_t _attributes(const char_t* data, Py_ssize_t k, Py_ssize_t end) noexcept:
+    # How many matches re.findall of _ATTRIBUTE finds in data[k:end] (no '<' or '>' in it):
+    # [^\s"'<>/=]+ then, if '=' follows (after spaces), the value after it (and spaces): a quoted
+    # string up to its closing quote, or else the run of [^\s"'<>] (maybe empty).  The regex takes
+    # the first of these that matches, with its greedy runs as long as they go, as here.
+    cdef Py_ssize_t count = 0, f, q
+    cdef Py_UCS4 c
+    while k < end:
+        if not _name_char(data[k]):
+            k += 1
+            continue
+        count += 1
+        while k < end and _name_char(data[k]):
+            k += 1
+        f = k
+        while f < end and Py_UNICODE_ISSPACE(data[f]):
+            f += 1
+        if f >= end or data[f] != 61:
+            continue  # no value: the match ends with the name
+        f += 1
+        while f < end and Py_UNICODE_ISSPACE(data[f]):
+            f += 1
+        k = f
+        if f < end and (data[f] == 34 or data[f] == 39):
+            c = data[f]
+            q = f + 1
+            while q < end and data[q] != c:
+                q += 1
+            if q < end:
+                k = q + 1  # the quoted value, closed
+            # Unclosed: the unquoted alternative matches nothing at the quote.
+            continue
+        while k < end and not (data[k] == 34 or data[k] == 39 or Py_UNICODE_ISSPACE(data[k])):
+            k += 1
+    return count
+
+
 cdef void _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_t* tags, Py_ssize_t* most) noexcept:
     # One loop per str kind: PyUnicode_READ's switch on every character cost 3x the scan.
-    cdef Py_ssize_t i = 0, j, k, runs
+    cdef Py_ssize_t i = 0, j, found
     cdef Py_UCS4 c
-    cdef bint inside
     while i + 1 < n:
         i = _find_lt(data, i, n)
         if i + 1 >= n:
@@ -59,18 +94,10 @@ cdef void _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_
                 break
             j += 1
         if j - i - 2 >= long_tag:
-            # The name's run starts at i + 1 (a letter); its attributes' runs follow.
-            runs = 0
-            inside = False
-            for k in range(i + 1, j):
-                if _name_char(data[k]):
-                    if not inside:
-                        runs += 1
-                        inside = True
-                else:
-                    inside = False
-            if runs - 1 > most[0]:
-                most[0] = runs - 1
+            # _ATTRIBUTE's matches in the tag (its name the first): its count of attributes, exactly.
+            found = _attributes(data, i + 1, j) - 1
+            if found > most[0]:
+                most[0] = found
         # Nothing between i + 1 and j starts a tag: resume at j (a '<', a '>' or the end).
         i = j
 
@@ -101,9 +128,9 @@ cdef inline Py_ssize_t _find_lt(const char_t* data, Py_ssize_t i, Py_ssize_t n) 
 
 
 def markup_counts(str text not None, Py_ssize_t long_tag):
-    """The start tags of ``text``, and the most attribute-name runs, less one, of a start tag
-    with at least ``long_tag`` characters after ``<`` and its letter without ``<`` or ``>``
-    (``-1`` when there is no such tag): an upper bound on ``forest.limits.most_attributes``."""
+    """The start tags of ``text``, and the most attributes of a start tag with at least
+    ``long_tag`` characters after ``<`` and its letter without ``<`` or ``>`` (``-1`` when there is
+    no such tag): ``forest.limits.most_attributes(text, raw_text=False)`` with ``_LONG_TAG`` as ``long_tag``."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)

@@ -85,10 +85,10 @@ def check_markup(text: str, *, source: str | None = None, xml: bool = False) -> 
     :raises ParseError: over MAX_START_TAGS start tags, an element with over
         MAX_ATTRIBUTES attributes, or (XML) elements nested over MAX_DEPTH deep.
     """
-    # One pass in C (forest._markup) counts the start tags as _START_TAG does and bounds the
-    # attributes of every tag _LONG_START_TAG finds; most_attributes' regexes count them exactly
-    # only on a page over the limit by that bound.  (The regexes ran on every page with a long
-    # run without '<', a script's JSON or a long text: as long as half the page's parse.)
+    # One pass in C (forest._markup) counts the start tags as _START_TAG does and the attributes
+    # of every tag _LONG_START_TAG finds as _ATTRIBUTE does, raw text or not; most_attributes'
+    # regexes, which skip raw text, run only on a page over the limit by that count.  (They ran on
+    # every page with a long run without '<', a script's JSON or a long text: half a parse.)
     tags, bound = markup_counts(text, _LONG_TAG)
     if tags > MAX_START_TAGS:
         raise ParseError(
