@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from forest.classifier._features import block_counts
 from forest.classifier._walk import Nodes, attributes_of, flatten, read_names
 from patterns.text import BLOCK_TAGS, Block
 
@@ -47,6 +48,7 @@ class PageTree:
     _names: tuple[list[str], list[str], list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
     # The marked elements and their attributes alone (the features read class and id in C).
     _marked: tuple[list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
+    _block_counts: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -91,6 +93,13 @@ class PageTree:
     def marked_attributes(self) -> dict[int, dict[str, str]]:
         """The attributes of each element of :meth:`marked`, by its index."""
         return self._read_marked()[1]
+
+    def block_counts(self) -> np.ndarray:
+        """Per block (columns): its characters, words (``Block.words``) and link characters, int64
+        rows of 3, counted in C on the first call only (the features and the container read them)."""
+        if self._block_counts is None:
+            self._block_counts = block_counts(self.blocks)
+        return self._block_counts
 
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
@@ -185,8 +194,6 @@ def _within(tree: PageTree, roots: np.ndarray) -> np.ndarray:
     """Elements that are one of ``roots`` (element indices) or inside one."""
     n = len(tree)
     # A subtree is a stretch of the document order: count the roots open at each element.
-    inside = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(inside, roots, 1)
-    np.add.at(inside, tree.last[roots] + 1, -1)
+    inside = np.bincount(roots, minlength=n + 1) - np.bincount(tree.last[roots] + 1, minlength=n + 1)
     return np.cumsum(inside[:n]) > 0
 

@@ -36,7 +36,7 @@ def article_container(tree: PageTree, content: np.ndarray) -> int:
     """Index (in ``tree.elements``) of the deepest element holding more than half of the words of the
     ``content`` blocks; 0 (the body) when no block is content."""
     content = np.asarray(content, dtype=bool)
-    words = np.fromiter((b.words for b in tree.blocks), dtype=np.int64, count=len(tree.blocks))
+    words = tree.block_counts()[1]  # Block.words of each, counted in C
     own = np.zeros(len(tree.parent), dtype=np.int64)
     np.add.at(own, tree.owner[content], words[content])
     held = tree.subtree_sums(own)

@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
-from forest.classifier._features import Tokens, block_counts, block_spans, descendant_levels, element_columns, row_tokens
+from forest.classifier._features import Tokens, block_spans, descendant_levels, element_columns, row_tokens
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
@@ -256,7 +256,7 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     key = (tree.parent + 1) * int(code.max(initial=-1) + 1) + code
     same_tag = (np.bincount(key)[key] - 1).astype(np.float64)
     # Integer counts: subtree_sums then takes its exact running-sum path.
-    length, words, link = block_counts(tree.blocks)
+    length, words, link = tree.block_counts()
     is_prose = (words >= PROSE_WORDS) & (link <= PROSE_LINK_SHARE * length)
     prose = np.bincount(tree.owner[is_prose], weights=length[is_prose], minlength=n).astype(np.int64)
     sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
