@@ -103,11 +103,13 @@ def text_blocks(nodes: Iterable[etree._Element], skip: tuple[str, ...] = ()) -> 
     transform = _stylesheet(skip)
     for node in nodes:
         depth = 0  # <a> elements open here: a link may span block boundaries
-        written = str(transform(node))
-        # libxslt left its own numbering of this subtree's elements, which XPath would then sort
-        # the page's nodes by: a later union of learning's or a field's XPath came back out of
-        # document order.
-        forget_order(node)
+        try:
+            written = str(transform(node))
+        finally:
+            # libxslt leaves its own numbering of this subtree's elements, which XPath would then
+            # sort the page's nodes by: a later union of learning's or a field's XPath came back
+            # out of document order.
+            forget_order(node)
         for line in written.split(_BREAK):
             if not line or line.isspace():  # between two block boundaries: most lines (no mark is a space)
                 continue
