@@ -27,3 +27,10 @@ def descendant_levels(
 def context_columns(
     p: np.ndarray, chars: np.ndarray, link: np.ndarray, spans: np.ndarray, n_columns: int, windows: tuple[int, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+LOG_COLUMNS: tuple[int, ...]
+
+def node_numeric(
+    parent: np.ndarray, depth: np.ndarray, position: np.ndarray, n_children: np.ndarray, own_chars: np.ndarray,
+    own_words: np.ndarray, own_link_chars: np.ndarray, last: np.ndarray, owner: np.ndarray, blocks: np.ndarray,
+    counts: np.ndarray, hidden: np.ndarray, microdata: np.ndarray, prose_words: int, prose_link_share: float,
+) -> np.ndarray: ...

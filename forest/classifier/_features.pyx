@@ -783,3 +783,86 @@ def context_columns(const double[::1] p not None, const double[::1] chars not No
             out[i, n_columns - 3] = <double>count / <double>n
             out[i, n_columns - 1] = link[i]
     return out_, odds_, size_
+
+
+# The node columns that take a logarithm (features.NODE_COLUMNS' position, children, chars, words,
+# own_chars, class_len, id_len and same_tag_siblings): node_numeric leaves their arguments there.
+LOG_COLUMNS = (1, 3, 4, 5, 6, 9, 11, 15)
+
+
+def node_numeric(const int64_t[::1] parent not None, const int64_t[::1] depth not None, const int64_t[::1] position not None,
+                 const int64_t[::1] n_children not None, const int64_t[::1] own_chars not None,
+                 const int64_t[::1] own_words not None, const int64_t[::1] own_link_chars not None,
+                 const int64_t[::1] last not None, const int64_t[::1] owner not None, const int64_t[:, ::1] blocks not None,
+                 const int64_t[:, ::1] counts not None, const double[::1] hidden not None, const double[::1] microdata not None,
+                 int64_t prose_words, double prose_link_share):
+    """The 18 NODE_COLUMNS of every element (features._node_matrix) but the logarithms: the
+    LOG_COLUMNS hold their arguments, for numpy's log1p.
+
+    ``blocks`` is PageTree.block_counts() (characters, words, link characters per block),
+    ``counts`` element_columns' counts.  The subtree totals are running sums of integers (as
+    PageTree.subtree_sums), the divisions numpy's, so the columns keep their bits.
+    """
+    cdef Py_ssize_t n = parent.shape[0], nb = owner.shape[0], i, b
+    cdef int64_t p, codes = 0, key
+    cdef double chars, top_chars, top_prose, siblings
+    for length in (depth.shape[0], position.shape[0], n_children.shape[0], own_chars.shape[0], own_words.shape[0],
+                   own_link_chars.shape[0], last.shape[0], counts.shape[0], hidden.shape[0], microdata.shape[0]):
+        if length != n:
+            raise ValueError("the elements' columns differ in length")
+    if blocks.shape[0] != 3 or blocks.shape[1] != nb or counts.shape[1] < 6:
+        raise ValueError("blocks must be 3 x blocks and counts element_columns' columns")
+    for i in range(n):
+        if not -1 <= parent[i] < i or not i <= last[i] < n or counts[i, 5] < 0 or not 0 <= n_children[i]:
+            raise ValueError("a parent, subtree end or tag code is out of range")
+        if counts[i, 5] >= codes:
+            codes = counts[i, 5] + 1
+    for b in range(nb):
+        if not 0 <= owner[b] < n:
+            raise IndexError("a block's owner is out of range")
+    out_ = np.zeros((n, 18), dtype=np.float64)
+    # Running sums of the own characters, words, link characters and prose characters (document order).
+    running_ = np.zeros((n + 1, 4), dtype=np.int64)
+    prose_ = np.zeros(n, dtype=np.int64)
+    same_ = np.zeros((n + 1) * max(codes, 1), dtype=np.int64)
+    cdef double[:, ::1] out = out_
+    cdef int64_t[:, ::1] running = running_
+    cdef int64_t[::1] prose = prose_, same = same_
+    with nogil:
+        for b in range(nb):
+            # Prose: at least prose_words words, at most prose_link_share of its characters in links.
+            if blocks[1, b] >= prose_words and <double>blocks[2, b] <= prose_link_share * <double>blocks[0, b]:
+                prose[owner[b]] += blocks[0, b]
+        for i in range(n):
+            running[i + 1, 0] = running[i, 0] + own_chars[i]
+            running[i + 1, 1] = running[i, 1] + own_words[i]
+            running[i + 1, 2] = running[i, 2] + own_link_chars[i]
+            running[i + 1, 3] = running[i, 3] + prose[i]
+            same[(parent[i] + 1) * codes + counts[i, 5]] += 1
+        top_chars = <double>(running[last[0] + 1, 0] - running[0, 0]) if n else 0.0
+        top_prose = <double>(running[last[0] + 1, 3] - running[0, 3]) if n else 0.0
+        top_chars = top_chars if top_chars > 1.0 else 1.0
+        top_prose = top_prose if top_prose > 1.0 else 1.0
+        for i in range(n):
+            p = parent[i] if parent[i] > 0 else 0
+            chars = <double>(running[last[i] + 1, 0] - running[i, 0])
+            siblings = <double>(n_children[p] - 1 if n_children[p] - 1 > 1 else 1)
+            out[i, 0] = <double>depth[i]
+            out[i, 1] = <double>position[i]
+            out[i, 2] = <double>position[i] / siblings if parent[i] >= 0 else 0.0
+            out[i, 3] = <double>n_children[i]
+            out[i, 4] = chars
+            out[i, 5] = <double>(running[last[i] + 1, 1] - running[i, 1])
+            out[i, 6] = <double>own_chars[i]
+            out[i, 7] = <double>(running[last[i] + 1, 2] - running[i, 2]) / (chars if chars > 1.0 else 1.0)
+            out[i, 8] = chars / top_chars
+            out[i, 9] = <double>counts[i, 0]
+            out[i, 10] = <double>counts[i, 1]
+            out[i, 11] = <double>counts[i, 2]
+            out[i, 12] = <double>counts[i, 3]
+            out[i, 13] = <double>(running[last[i] + 1, 3] - running[i, 3]) / top_prose
+            out[i, 14] = <double>(running[last[i] + 1, 3] - running[i, 3]) / (chars if chars > 1.0 else 1.0)
+            out[i, 15] = <double>(same[(parent[i] + 1) * codes + counts[i, 5]] - 1)
+            out[i, 16] = hidden[i]
+            out[i, 17] = microdata[i]
+    return out_

@@ -14,7 +14,15 @@ import numpy as np
 import scipy.sparse as sp
 from lxml import etree
 
-from forest.classifier._features import Tokens, block_spans, descendant_levels, element_columns, row_tokens
+from forest.classifier._features import (
+    LOG_COLUMNS,
+    Tokens,
+    block_spans,
+    descendant_levels,
+    element_columns,
+    node_numeric,
+    row_tokens,
+)
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
@@ -249,44 +257,15 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
         hidden[i] = _is_hidden(a)
     # Class and id are read from libxml2's nodes, without a str of either per element.
     counts, tokens = element_columns(tree.elements, tree.tags, extra, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
-    class_len, n_classes, id_len, n_tokens = (counts[:, k].astype(np.float64) for k in range(4))
-    # How many siblings share each element's tag (repeated items: menus, teaser lists, paragraphs):
-    # one count per (parent, tag) pair, read back by every element of the pair.
-    code = counts[:, 5]
-    key = (tree.parent + 1) * int(code.max(initial=-1) + 1) + code
-    same_tag = (np.bincount(key)[key] - 1).astype(np.float64)
-    # Integer counts: subtree_sums then takes its exact running-sum path.
-    length, words, link = tree.block_counts()
-    is_prose = (words >= PROSE_WORDS) & (link <= PROSE_LINK_SHARE * length)
-    prose = np.bincount(tree.owner[is_prose], weights=length[is_prose], minlength=n).astype(np.int64)
-    sub_chars = tree.subtree_sums(np.stack([tree.own_chars, tree.own_words, tree.own_link_chars, prose], axis=1))
-    chars, words, links, prose = sub_chars[:, 0], sub_chars[:, 1], sub_chars[:, 2], sub_chars[:, 3]
-    parent = np.maximum(tree.parent, 0)
-    siblings = np.maximum(tree.n_children[parent] - 1, 1)
-    log = np.log1p
-    numeric = np.stack(
-        [
-            tree.depth,
-            log(tree.position),
-            np.where(tree.parent >= 0, tree.position / siblings, 0.0),
-            log(tree.n_children),
-            log(chars),
-            log(words),
-            log(tree.own_chars),
-            links / np.maximum(chars, 1),
-            chars / max(chars[0], 1.0),
-            log(class_len),
-            n_classes,
-            log(id_len),
-            n_tokens,
-            prose / max(prose[0], 1.0),
-            prose / np.maximum(chars, 1.0),
-            np.log1p(same_tag),
-            hidden,
-            microdata,
-        ],
-        axis=1,
-    )
+    # The columns in C (forest.classifier._features.node_numeric): the subtrees' characters, words,
+    # links and prose (blocks of PROSE_WORDS words at most PROSE_LINK_SHARE links), how many siblings
+    # share each element's tag (repeated items: menus, teaser lists, paragraphs), the shares; the
+    # logarithms in numpy, for their bits.
+    numeric = node_numeric(tree.parent, tree.depth, tree.position, tree.n_children, tree.own_chars, tree.own_words,
+                           tree.own_link_chars, tree.last, tree.owner, tree.block_counts(), counts, hidden, microdata,
+                           PROSE_WORDS, PROSE_LINK_SHARE)  # fmt: skip
+    logs = list(LOG_COLUMNS)
+    numeric[:, logs] = np.log1p(numeric[:, logs])
     level_base = np.empty((n, 6))
     level_base[:, 0] = 1.0
     level_base[:, 1:] = numeric[:, [3, 4, 9, 10, 11]]

@@ -26,7 +26,7 @@ from lxml import etree
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
-from forest.classifier._features import block_counts, descendant_levels, element_columns, row_tokens
+from forest.classifier._features import block_counts, descendant_levels, element_columns, node_numeric, row_tokens
 from forest.classifier._walk import Nodes, child_sums
 from forest.classifier.blocks import PageTree, walk
 from forest.classifier.features import (
@@ -363,6 +363,17 @@ def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
         descendant_levels(zero, minus, zero, zero, base, np.array([N_TAGS], dtype=np.int64), 5, N_TAGS)  # a tag past the columns
     with pytest.raises(ValueError):
         descendant_levels(zero, minus, zero, zero, np.ones((2, 6)), zero, 5, N_TAGS)  # lengths differ
+    counts = np.zeros((1, 7), dtype=np.int64)
+    blocks = np.zeros((3, 1), dtype=np.int64)
+    with pytest.raises(IndexError):
+        node_numeric(minus, zero, zero, zero, zero, zero, zero, zero, one, blocks, counts, np.zeros(1), np.zeros(1), 10, 0.3)
+    with pytest.raises(ValueError):
+        node_numeric(minus, zero, zero, zero, zero, zero, zero, one, zero, blocks, counts, np.zeros(1), np.zeros(1), 10, 0.3)
+    with pytest.raises(ValueError):
+        node_numeric(zero, zero, zero, zero, zero, zero, zero, zero, zero, blocks, counts, np.zeros(1), np.zeros(1), 10, 0.3)
+    with pytest.raises(ValueError):
+        node_numeric(minus, zero, zero, zero, zero, zero, zero, zero, zero, np.zeros((3, 2), dtype=np.int64), counts,
+                     np.zeros(1), np.zeros(1), 10, 0.3)  # fmt: skip
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
