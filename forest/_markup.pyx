@@ -17,11 +17,6 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcpy
 
 
-cdef extern from "<wchar.h>":
-    ctypedef int wchar_t
-    const wchar_t* wmemchr(const wchar_t* s, wchar_t c, size_t n) nogil
-
-
 cdef inline bint _letter(Py_UCS4 c) noexcept:
     return 65 <= c <= 90 or 97 <= c <= 122
 
@@ -104,15 +99,17 @@ cdef void _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_
 
 cdef inline Py_ssize_t _find_lt(const char_t* data, Py_ssize_t i, Py_ssize_t n) noexcept:
     # The next '<' at or after i (n for none): most of a page's characters are passed over here,
-    # so each kind has its fastest search (libc's memchr and wmemchr, 4 characters a word for UCS2).
+    # so the common kinds have a fast search (libc's memchr; 4 characters a word for UCS2).
     cdef const void* found
     cdef uint64_t word, hit
     if char_t is uint8_t:
         found = memchr(data + i, 60, n - i)
         return n if found is NULL else <const uint8_t*>found - data
     elif char_t is uint32_t:
-        found = wmemchr(<const wchar_t*>(data + i), 60, n - i)
-        return n if found is NULL else <const uint32_t*>found - data
+        # Pages with characters past the BMP (emoji) are few: a plain loop.
+        while i < n and data[i] != 60:
+            i += 1
+        return i
     else:
         while i + 4 <= n:
             memcpy(&word, data + i, 8)

@@ -98,9 +98,11 @@ def assert_bounded(text: str, long_tag: int) -> None:
 # --- Generated markup ---------------------------------------------------------------------------
 
 # Pieces of tags and text: names, values quoted and not, quotes left open, '=' and '/' runs,
-# Python's whitespace beyond ASCII (\x1c, NBSP, U+2003), raw-text elements and comments.
+# Python's whitespace beyond ASCII (\x1c, NBSP, U+2003), raw-text elements and comments, and
+# characters that make the str 1, 2 or 4 bytes a character (é, U+0663, an emoji).
 PIECES = ["<", ">", "<p", "<a", "<1", "</p>", " ", "\t", "\n", "\x1c", "\u00a0", "\u2003", "=", "==", "/", '"', "'", "a",
-          "x=1", 'h="v w"', "k='q'", "é", "\u0663", "<script>", "</script>", "<!--", "-->", "<title>", "</title>", "b<c"]  # fmt: skip
+          "x=1", 'h="v w"', "k='q'", "é", "\u0663", "\U0001f600", "<script>", "</script>", "<!--", "-->", "<title>",
+          "</title>", "b<c"]  # fmt: skip
 markup = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
