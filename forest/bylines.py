@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -98,6 +99,12 @@ MAX_BYLINE = 120
 # Re-measure with `python -m eval.fields --split dev` (date right on wcxb_dev, date found on big9 and l3s_gn1).
 BEFORE_HEADLINE = 500
 AFTER_HEADLINE = 2000
+# How far after a byline's start (in characters of the page's text) a date printed beside it is read,
+# where none is by the headline: a name and its separators, a date ("By Ana Lima and Rui Costa | ").
+# Re-measure with `python -m eval.fields --dataset wcxb_dev --system cold` (date right, "found, no gold").
+AFTER_BYLINE = 120
+# Names of the containers of a byline that dates only itself: a review's, a testimonial's, a comment's.
+_FEEDBACK = re.compile(r"review|testimon|testamon|comment|card")
 # A date said to be an update's ("Updated", "Last modified") is the publication date only when no other is near.
 _UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour|actualizado|aggiornato)\W*(\w+\W+){0,3}$",
                       re.IGNORECASE)
@@ -225,13 +232,12 @@ class _Texts:
 
     def __init__(self, root: etree._Element) -> None:
         self.root = root
-        self.nodes: Sequence[Any] = _BODY_TEXTS(root)
-        self.texts = [str(t) for t in self.nodes]
-        self.starts: list[int] = []
-        offset = 0
-        for text in self.texts:
-            self.starts.append(offset)
-            offset += len(text) + 1
+        nodes = _BODY_TEXTS(root)
+        self.nodes: Sequence[Any] = nodes
+        # The nodes themselves (lxml's strings, str's subclass): copies of each were a tenth of a search's time.
+        self.texts: list[str] = nodes if isinstance(nodes, list) else []
+        self.starts: list[int] = list(accumulate([len(text) + 1 for text in self.texts], initial=0))
+        self.starts.pop()
         self._named: list[tuple[etree._Element, str]] | None = None
         self._joined: str | None = None
         self._first: dict[etree._Element, int] | None = None
@@ -304,11 +310,19 @@ class _Headline:
         return distance <= (BEFORE_HEADLINE if before else AFTER_HEADLINE)
 
 
-def printed_fields(root: etree._Element, headlines: Iterable[str], *, date: bool = True, author: bool = True) -> dict[str, str | None]:
-    """:func:`visible_date` and :func:`visible_author` (those asked for), reading the page's text once."""
+def printed_fields(
+    root: etree._Element, headlines: Iterable[str], *, date: bool = True, author: bool = True, beside_byline: bool = True,
+) -> dict[str, str | None]:
+    """:func:`visible_date` and :func:`visible_author` (those asked for), reading the page's text once.
+
+    :param beside_byline: look for a date beside the byline where none is by the headline: finding
+        the byline costs a search of the page's names and texts when the author is not asked for.
+    """
     texts = _Texts.of(root)
     headline = _headline(root, texts, headlines)
-    return {"date": _date(root, texts, headline) if date else None, "author": _author(root, texts, headline) if author else None}
+    byline = _Once(lambda: _byline(root, texts, headline))
+    return {"date": _date(root, texts, headline, byline if beside_byline or author else _Once(lambda: None)) if date else None,
+            "author": (found[1] if (found := byline()) else None) if author else None}
 
 
 def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
@@ -328,10 +342,28 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
     date that prints one, on a page with few such.
     """
     texts = _Texts.of(root)
-    return _date(root, texts, _headline(root, texts, headlines))
+    headline = _headline(root, texts, headlines)
+    return _date(root, texts, headline, _Once(lambda: _byline(root, texts, headline)))
 
 
-def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
+class _Once:
+    """The page's byline (:func:`_byline`), found when first asked for: a date is looked for beside it
+    only where none is by the headline, and the author may be known already."""
+
+    __slots__ = ("_find", "_found", "_done")
+
+    def __init__(self, find: Callable[[], tuple[int, str, etree._Element] | None]) -> None:
+        self._find = find
+        self._found: tuple[int, str, etree._Element] | None = None
+        self._done = False
+
+    def __call__(self) -> tuple[int, str, etree._Element] | None:
+        if not self._done:
+            self._found, self._done = self._find(), True
+        return self._found
+
+
+def _date(root: etree._Element, texts: _Texts, headline: _Headline | None, byline: _Once) -> str | None:
     unmarked = headline is None and next(root.iter("h1"), None) is None
     if unmarked:
         # No headline found on a page that marks none (no <h1>): its byline is where the article starts
@@ -343,7 +375,7 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
         # An update's line stands for the publication's on such a page only (BBC's 2007 pages print
         # "Last Updated: Tuesday, 4 December 2007" and no other date): a service's or a shop's pages,
         # which have an <h1>, print when they were last updated and no publication date.
-        return _posted(texts, lang) or _dated_element(root, texts) or (
+        return _posted(texts, lang) or _dated_element(root, texts) or _beside_byline(texts, byline(), lang) or (
             _posted(texts, lang, _UPDATED_WORDS, _UPDATED_STEMS) if unmarked else None)
     joined = texts.joined()
     lang = root.get("lang") or ""
@@ -376,8 +408,31 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None) -> st
     if best is not None and best[0][1] and inferred > MAX_DATED_ELEMENTS:
         best = None  # a listing's stories' times ("7 March 12:46 PM EST - ..."), none the page's
     if best is None:
-        return _posted(texts, lang) or _dated_element(root, texts)
+        return _posted(texts, lang) or _dated_element(root, texts) or _beside_byline(texts, byline(), lang)
     return best[1].isoformat()
+
+
+def _beside_byline(texts: _Texts, byline: tuple[int, str, etree._Element] | None, lang: str) -> str | None:
+    """The date a short text prints right after the page's byline ("Written by Ana Lima / April 8, 2024",
+    "Luke Kim December 17, 2025"), within AFTER_BYLINE characters of its start: a byline far below
+    the headline (a standfirst, a hero image between) or with no headline found dates its article.
+    A customer's review, a testimonial's card or a comment dates itself, not the page (a product's)."""
+    if byline is None or any(_FEEDBACK.search(f"{a.get('class') or ''} {a.get('id') or ''}".casefold())
+                             for a in (byline[2], *byline[2].iterancestors())):
+        return None
+    at = byline[0]
+    end = at + AFTER_BYLINE
+    for i in range(max(0, bisect_right(texts.starts, at) - 1), len(texts.texts)):
+        start = texts.starts[i]
+        if start > end:
+            break
+        text = texts.texts[i]
+        if not _DIGIT.search(text) or len(" ".join(text.split())) > MAX_BYLINE:
+            continue
+        for day, s, _ in written_dates(text, lang):
+            if at <= start + s <= end:
+                return day.isoformat()
+    return None
 
 
 def _dateline(text: str, lang: str) -> list[tuple[date, int, int]]:
@@ -481,6 +536,12 @@ def visible_author(root: etree._Element, headlines: Iterable[str]) -> str | None
 
 
 def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> str | None:
+    found = _byline(root, texts, headline)
+    return found[1] if found is not None else None
+
+
+def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> tuple[int, str, etree._Element] | None:
+    """The byline :func:`visible_author` reads: where it starts in the page's text, the name, its element."""
     # A byline known by its words alone ("By ...") is looked for by the headline first: a page with
     # no author named there is then read whole (a test of each of its texts costs a millisecond).
     window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
@@ -492,7 +553,9 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
             continue
         if any("comment" in (a.get("class") or a.get("id") or "").casefold() for a in element.iterancestors()):
             continue
-        text = _text(element)
+        # Its texts apart: a name and a date in elements of their own ("<p>Luke Kim</p><small>December
+        # 17, 2025</small>") joined read "Luke KimDecember".
+        text = " ".join(" ".join(element.itertext()).split())
         if not text:
             continue
         name = person_name(text) if len(text) <= MAX_BYLINE else None
@@ -505,11 +568,11 @@ def _author(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     if not candidates:
         return None
     if headline is not None:
-        near = [((-headline.lineage[headline.shared(element)], headline.distance(at, at + len(name))[1]), name)
-                for at, name, element in candidates if headline.near(at, at + len(name))]
+        near = [((-headline.lineage[headline.shared(element)], headline.distance(at, at + len(name))[1]), name, k)
+                for k, (at, name, element) in enumerate(candidates) if headline.near(at, at + len(name))]
         if near:
-            return min(near)[1]
-    return min(candidates, key=lambda c: c[0])[1]
+            return candidates[min(near)[2]]
+    return min(candidates, key=lambda c: c[0])
 
 
 def _bylines(texts: _Texts, indexes: range, *, inner: bool = False) -> list[tuple[int, str, etree._Element]]:
@@ -551,7 +614,9 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
     # The longest of the title's parts the page states: its headline, not the site's name the
     # title also holds ("Frank Bruni Found ... -- Daily Intelligencer" on a page that prints both).
     stated = [(len(text), 1, k, h) for k, (h, text) in enumerate(h1s) if text in wanted]
-    shortest = min(len(w) for w in wanted)  # a text shorter than every part, spaces and all, states none
+    # A text shorter than every part, spaces and all, states none; nor, where an <h1> states one, a text
+    # no longer than that <h1>'s (the <h1> is preferred): most of the page's texts are not read.
+    shortest = max((s[0] + 1 for s in stated), default=min(len(w) for w in wanted))
     stated += [(len(line), 0, k, node) for k, (node, text) in enumerate(zip(texts.nodes, texts.texts))
                if shortest <= len(text) < 4 * MAX_BYLINE and (line := " ".join(text.split()).casefold()) in wanted]
     chosen = None
