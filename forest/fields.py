@@ -12,14 +12,14 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import date, datetime, timezone
 
 from lxml import etree
 
 from forest.html import first_meta, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
-from forest.metadata import is_url, json_ld_fields, microdata_fields, parse_date
+from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -51,6 +51,8 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
               "publish_date", "publication_date", "parsely-pub-date", "dcterms.date", "dcterms.created", "citation_publication_date",
               "citation_date", "citation_online_date", "article.published", "published_time", "article:published", "issue_date",
               "datecreated")
+# The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
+_DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
 
 
 
@@ -80,7 +82,7 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
 
 def extract_fields(
     root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True,
-    body: bool = True,
+    body: bool = True, searched: Collection[str] = (),
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
     then (``statements``) microdata, ``rel=author`` and ``<time>``, then what the page prints by its headline.
@@ -99,6 +101,9 @@ def extract_fields(
         missing is searched for where the page prints it, by its headline: always without a
         wrapper (``statements``), and with one where its learned place for the field is missing
         on this page (another template of the site).
+    :param searched: the fields (``author``, ``date``) searched for where the page prints them though
+        ``statements`` is False and no place is learned for them: those a wrapper's sample pages print
+        in no one place (``Wrapper.searched_fields``).
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
@@ -107,7 +112,7 @@ def extract_fields(
     meta = {
         "title": _meta_title(root, site),
         "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), ""),
-        "date": _iso(first_meta(tags, *_META_DATE)),
+        "date": _iso(first_meta(tags, *_META_DATE)) or _iso(_suffixed_date(tags)),
     }
     # The site's own name as the author (an "author" meta tag a CMS fills with it) says only who
     # publishes: a byline, wherever the page states one, names the writer.
@@ -129,17 +134,34 @@ def extract_fields(
         stated = microdata_fields(root)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
+        found["date"] = found["date"] or attributed_date(root, html)
     # What the page prints by its headline: searched for a field still missing where there is no
-    # wrapper, or where the wrapper's learned place for it is missing on this page.  A wrapper with
-    # no place for a field learned that its sample pages print none: searching every page for it
-    # anyway made extraction with a wrapper a third slower (`forest bench --dataset big9`).
-    printed_for = [name for name in ("date", "author") if not found[name] and (statements or fields.get(name))] if body else []
+    # wrapper, where learning found its sample pages print it in no one place (``searched``; their
+    # statements, microdata, have places learning finds), or where the wrapper's learned place for it
+    # is missing on this page.  A wrapper with none of these learned that its sample pages print
+    # none: searching every page for it anyway made extraction with a wrapper a third slower
+    # (`forest bench --dataset big9`).
+    printed_for = [name for name in ("date", "author")
+                   if not found[name] and (statements or name in searched or fields.get(name))] if body else []
     if printed_for:
-        printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for)
+        # A date beside the byline only without a wrapper: with one, a site whose dates are printed there learns their place.
+        printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for,
+                                 beside_byline=statements)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
     found["author"] = found["author"] or publisher or None
     return found
+
+
+def _suffixed_date(tags: Mapping[str, str]) -> str:
+    """The value of a meta tag (names case-folded) named for a publication date under a prefix of the
+    site's ("w-published-date", "cms.published_date"), for a page with no name of _META_DATE; '' if none."""
+    names = {name.replace("_", "-"): value for name, value in tags.items()}
+    for suffix in _DATE_SUFFIXES:  # a date's name before a time's: a CMS's "published-time" can be its build's
+        for name, value in names.items():
+            if name.endswith(suffix):
+                return value
+    return ""
 
 
 def _folded(tags: Mapping[str, str]) -> dict[str, str]:
@@ -279,7 +301,7 @@ class _Body:
     def day(self, element: etree._Element) -> date | None:
         """The day an element states: a timestamp attribute's, else its own short text's; each distinct text parsed once per page."""
         stamp = element.get("datetime") or (element.get("content") if element.tag == "meta" else None) or (
-            element.get("title") if element.tag == "abbr" else None)
+            element.get("title") if element.tag == "abbr" else None) or (date_attribute(element) if element.attrib else None)
         if stamp:
             return self._parsed(stamp)
         # Only short texts an element holds itself: a paragraph that mentions a date is not the date
@@ -432,8 +454,10 @@ def _day(value: str) -> date | None:
 
 
 def _stamp(element: etree._Element) -> str | None:
-    """The timestamp an element states in an attribute: ``<time datetime>``, ``<meta content>``, hAtom's ``<abbr title>``."""
-    return element.get("datetime") or element.get("content") or (element.get("title") if element.tag == "abbr" else None)
+    """The timestamp an element states in an attribute: ``<time datetime>``, ``<meta content>``, hAtom's ``<abbr title>``,
+    a ``data-published`` (forest.metadata.date_attribute)."""
+    return element.get("datetime") or element.get("content") or (element.get("title") if element.tag == "abbr" else None) or \
+        date_attribute(element)
 
 
 def _own_text(element: etree._Element) -> str:

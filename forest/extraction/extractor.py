@@ -201,7 +201,7 @@ def _fields(root: etree._Element, html: bytes | str, wrapper: Wrapper | None) ->
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
-    found = extract_fields(root, fields, html=html, statements=wrapper is None)
+    found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else ())
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = read_field(root, wrapper.fields, "title") if wrapper is not None else None
     if not title:

@@ -234,6 +234,7 @@ class Inducer:
             chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template)
         # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
+        fields, searched = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes)
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),
@@ -248,7 +249,8 @@ class Inducer:
             sample=tuple(used),
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            fields=site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes),
+            fields=fields,
+            searched_fields=searched,
             title_affixes=affixes,
             comments=comments,
             classifier_agrees=agrees,

@@ -1,0 +1,155 @@
+"""Fields a wrapper has extraction search each page for (Wrapper.searched_fields), and the dates cold extraction
+reads where pages print or state them outside the usual places (issue 43: dates found as often as trafilatura finds
+them, and right)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forest.config import Settings
+from forest.errors import StoreError
+from forest.extraction import extract
+from forest.fields import extract_fields
+from forest.html import parse_html
+from forest.learning.induce import Inducer
+from forest.model import Page
+from forest.storage import WrapperStore
+from forest.wrapper import Wrapper
+from patterns.model import Pattern
+
+TOPICS = ["apples", "brambles", "cedars", "dahlias", "elders", "ferns", "gorse"]
+
+
+def _story(n: int, day: int, *, dated: bool = True) -> Page:
+    # A wire story: its date opens the first paragraph ("March 3, 2014 -- ..."), no element holds it alone,
+    # and nothing a machine reads states it: learning finds no place for it, but the pages print it.
+    topic = TOPICS[n]
+    body = " ".join(f"The {topic} along path {k} need care, says the {topic} keeper in note {k}." for k in range(12))
+    lead = f"March {day}, 2014 -- " if dated else ""
+    html = (f"<html><head><title>Caring for {topic} | Larkford Courier</title></head><body><nav><a href='/'>Home</a> "
+            f"<a href='/about'>About</a></nav><div id='story'><h1>Caring for {topic}</h1>"
+            f"<div class='text'><p>{lead}{body}</p><p>{body}</p></div></div>"
+            "<footer>Larkford Courier, all rights reserved</footer></body></html>")
+    return Page(html, url=f"http://courier.test/story-{n}.html", site="courier.test")
+
+
+def test_a_date_its_pages_print_in_no_one_place_is_searched_for_on_each_page() -> None:
+    pages = [_story(n, n + 1) for n in range(6)]
+    wrapper = Inducer(Settings()).fit(pages[:5], "courier.test").wrapper_
+    assert "date" not in wrapper.fields and wrapper.searched_fields == ("date",)
+    stored = Wrapper.from_dict(json.loads(json.dumps(wrapper.to_dict())))
+    article = extract(stored, pages[5].html, url=pages[5].url)
+    assert (article.method, article.date) == ("wrapper", "2014-03-06")
+
+
+def test_a_date_its_pages_never_print_is_not_searched_for() -> None:
+    pages = [_story(n, n + 1, dated=False) for n in range(5)]
+    wrapper = Inducer(Settings()).fit(pages, "courier.test").wrapper_
+    assert wrapper.searched_fields == ()
+    assert "searched_fields" not in wrapper.to_dict()  # stored (and digested) as before it was learned
+    # A page of the site that prints one all the same is not searched (a wrapper spares the walk).
+    assert extract(wrapper, _story(5, 6).html).date is None
+
+
+def test_extract_fields_searches_only_the_fields_it_is_told_to() -> None:
+    html = _story(0, 3).html.replace("<div class='text'><p>", "<div class='text'><p class='by'>By Ana Lima</p><p>")
+    root = parse_html(html)
+    assert extract_fields(root, {}, html=html, statements=False)["date"] is None
+    found = extract_fields(root, {}, html=html, statements=False, searched=("date",))
+    assert (found["date"], found["author"]) == ("2014-03-03", None)
+    assert extract_fields(root, {}, html=html, statements=False, searched=("date", "author"))["author"] == "Ana Lima"
+
+
+@pytest.fixture
+def wrapper() -> Wrapper:
+    return Wrapper(site="courier.test", patterns=(Pattern("//div[@class='text']", score=3.0, support=5, level=4.0),),
+                   fields={"author": "//p[@class='by']"}, searched_fields=("date",))
+
+
+def test_searched_fields_survive_the_store(wrapper: Wrapper, tmp_path: Path) -> None:
+    with WrapperStore(tmp_path / "forest.db") as store:
+        store.save(wrapper.site, wrapper.to_dict())
+    with WrapperStore(tmp_path / "forest.db") as store:
+        assert Wrapper.from_dict(store.get("courier.test")).searched_fields == ("date",)
+
+
+def test_a_wrapper_stored_before_searched_fields_reads_with_none(wrapper: Wrapper) -> None:
+    record = wrapper.to_dict()
+    del record["searched_fields"]
+    assert Wrapper.from_dict(record).searched_fields == ()
+
+
+@pytest.mark.parametrize("value", [["title"], "date", [1], ["date", "body"]], ids=["title", "not-a-list", "a-number", "unknown"])
+def test_a_bad_searched_fields_record_is_a_store_error(wrapper: Wrapper, value: object) -> None:
+    with pytest.raises(StoreError, match="searched_fields"):
+        Wrapper.from_dict(wrapper.to_dict() | {"searched_fields": value})
+
+
+# --- cold: dates pages state or print outside the places read before ------------------------------------
+
+
+ARTICLE = "<p>" + " ".join(["The orchard path was cleared by volunteers over the weekend."] * 6) + "</p>"
+
+
+def _page(middle: str, *, head: str = "", after: str = "") -> str:
+    return (f"<html lang='en'><head><title>Volunteers clear the orchard path | Larkford Courier</title>{head}</head><body>"
+            "<header><p>Today: Friday 27 November 2026</p><nav><a href='/'>Home</a></nav></header>"
+            f"<article><h1>Volunteers clear the orchard path</h1>{middle}{ARTICLE}</article>{after}"
+            "<footer><p>&copy; 2009-2026 Larkford Courier</p></footer></body></html>")
+
+
+def _date(html: str) -> str | None:
+    return extract_fields(parse_html(html), {}, html=html)["date"]
+
+
+def test_a_date_stated_in_a_data_published_attribute() -> None:
+    # New York Magazine: an empty <li> whose text a script writes, the date in its attribute alone.
+    html = _page("<ul><li class='timestamp' data-published='Thu Nov 21 12:25:05 EST 2013'></li></ul>")
+    assert _date(html) is not None and _date(html).startswith("2013-11-21")  # type: ignore[union-attr]
+    assert _date(_page("<ul><li class='timestamp'></li></ul>")) is None
+
+
+def test_a_site_learns_the_place_of_its_data_published_attribute() -> None:
+    def page(n: int) -> Page:
+        html = _story(n, 1, dated=False).html.replace(
+            "<div class='text'>", f"<ul><li id='timestamp' data-published='Wed Dec 0{n + 1} 08:50:14 EST 2013'></li></ul><div class='text'>")
+        return Page(html, url=f"http://courier.test/story-{n}.html", site="courier.test")
+
+    pages = [page(n) for n in range(6)]
+    wrapper = Inducer(Settings()).fit(pages[:5], "courier.test").wrapper_
+    assert wrapper.fields.get("date") == "//li[@id='timestamp']"
+    assert (extract(wrapper, pages[5].html).date or "").startswith("2013-12-06")
+
+
+def test_a_malformed_time_datetime_gives_way_to_the_next() -> None:
+    # A theme's <time datetime="02-12-2025"> (no ISO date) before the post's own, far below the headline.
+    times = "<p class='info'><time datetime='02-12-2025'>02-12-2025</time></p><p><time datetime='2025-12-02'>December 02, 2025</time></p>"
+    assert _date(_page(ARTICLE * 6, after=times)) == "2025-12-02"
+
+
+@pytest.mark.parametrize(
+    ("head", "day"),
+    [
+        ("<meta name='w-published-date' content='2025-05-27T06:03:43.274Z'>", "2025-05-27"),
+        ("<meta name='published-time' content='2026-03-09T08:45:32Z'><meta name='published-date' content='2021-02-16'>",
+         "2021-02-16"),
+    ],
+    ids=["site-prefixed-name", "a-date-before-a-build-time"],
+)
+def test_a_meta_name_ending_as_a_publication_dates_states_it(head: str, day: str) -> None:
+    assert (_date(_page("", head=head)) or "")[:10] == day
+
+
+def test_a_date_printed_beside_a_byline_far_below_the_headline() -> None:
+    # A long standfirst and hero between the headline and "Written by ... April 8, 2024": no machine-readable date.
+    byline = "<div class='who'><p>Written by <a href='/people/ana'>Ana Lima</a></p><p>April 8, 2024</p></div>"
+    assert _date(_page(ARTICLE * 6 + byline)) == "2024-04-08"
+
+
+def test_a_customer_reviews_date_does_not_date_the_page() -> None:
+    review = ("<div class='customer-review'><span class='review-author'>Bo Chen</span> <span>09.08.2024</span>"
+              "<p>Sturdy and well made.</p></div>")
+    assert _date(_page(ARTICLE * 6 + review)) is None
