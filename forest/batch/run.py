@@ -12,9 +12,12 @@ Memory stays flat in the number of pages and sites:
   K pages are learned on the pool (one site a task), then the second pass extracts.
   The disk the samples take is at most K pages per site;
 - a learning task also extracts its sample pages, from the trees learning parsed (learning
-  changes none until it learns a span: forest.learning.induce.Inducer.trees_), with the
-  wrapper it stored: a sample page is parsed and classified once.  Their records wait on
-  disk beside the samples until the second pass, which skips those pages, reaches them.
+  changes none until it learns a span, which only a site of pages.SPAN_MIN_PAGES or more
+  does: its sample pages' span is parsed again, as any page of it is), with the wrapper
+  it stored: a sample page is parsed once, and classified once unless its wrapper
+  does not fit it (extraction then runs the classifier with its own options, as on any page
+  the wrapper misses).  Their records wait on disk beside the samples until the second
+  pass, which skips those pages, reaches them.
 
 Extraction counts in the store (pages extracted, misses) are summed per site and written
 once at the end: a write per page would cost a commit per page.
@@ -400,7 +403,9 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary, 
     each task extracting its sample pages too."""
     k = options.learn or 0
     counts: Counter[str] = Counter()
-    samples: dict[str, list[tuple[Item, str | None, int, Item]]] = {}
+    # Per site: each kept page as spilled (not the item read: a WARC record's holds its bytes), the URL to
+    # learn it with, its input position, and its record's source and URL.
+    samples: dict[str, list[tuple[Item, str | None, int, str, str | None]]] = {}
     for position, item in enumerate(inputs):
         if item.kind not in ("file", "bytes"):
             continue  # URLs learn from their feed; errors and skipped records are not pages
@@ -415,7 +420,7 @@ def _learn(inputs: Inputs, options: Options, runner: _Runner, summary: Summary, 
         counts[site] += 1
         kept = samples.setdefault(site, [])
         if len(kept) < k:
-            kept.append((_spill(item, data, spill / str(position)), url, position, item))
+            kept.append((_spill(item, data, spill / str(position)), url, position, item.source, item.url))
     # Closed before the pool forks: a child never inherits an open SQLite connection.
     with WrapperStore(options.db, readonly=True) as store:
         stored = {site for site in samples if counts[site] > k and store.info(site) is not None}
@@ -458,17 +463,17 @@ def _extract(inputs: Inputs, runner: _Runner, extracted: _Extracted | None) -> I
             yield extracted.take(position)
 
 
-def _read_samples(kept: list[tuple[Item, str | None, int, Item]], max_bytes: int) -> list[_Sample]:
+def _read_samples(kept: list[tuple[Item, str | None, int, str, str | None]], max_bytes: int) -> list[_Sample]:
     """A site's kept pages to learn from; a page that cannot be read again (a file changed since the first
     pass, a WARC record over the size limit) is left out, as learning leaves out unreadable pages, and the
     second pass extracts it."""
     samples = []
-    for entry, url, position, item in kept:
+    for entry, url, position, source, item_url in kept:
         try:
             data = entry.read(max_bytes)
         except (OSError, ParseError):
             continue
-        samples.append(_Sample(data, url, entry.charset, position, item.source, item.url))
+        samples.append(_Sample(data, url, entry.charset, position, source, item_url))
     return samples
 
 
