@@ -71,15 +71,15 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     def counting(html: str | bytes, *args: object, **kwargs: object) -> lxml.html.HtmlElement:
         seen.append(html if isinstance(html, str) else html.decode("utf-8", "replace"))
-        return parse(html, *args, **kwargs)  # type: ignore[arg-type]
+        return parse(html, *args, **kwargs)
 
     monkeypatch.setattr(lxml.html, "document_fromstring", counting)
     yield seen
 
 
-def run(warc: Path, db: Path, jobs: int) -> tuple[list[Result], Summary]:
+def run(warc: Path, db: Path, jobs: int, learn: int | None = K) -> tuple[list[Result], Summary]:
     summary = Summary()
-    return list(run_batch(Inputs([str(warc)]), Options(db=db, learn=K, jobs=jobs), summary)), summary
+    return list(run_batch(Inputs([str(warc)]), Options(db=db, learn=learn, jobs=jobs), summary)), summary
 
 
 def test_every_page_is_output_once_in_order_and_a_sample_page_is_parsed_once(warc: Path, tmp_path: Path,
@@ -101,6 +101,11 @@ def test_the_records_are_those_of_a_batch_with_the_wrapper_stored(warc: Path, tm
     stored, summary = run(warc, db, jobs=1)  # harbour.test is stored now: every page of it comes from the second pass
     assert summary.learned == 0
     assert [r.record() for r in learning] == [r.record() for r in stored]
+    # blank.test's pages, extracted cold from the trees of a learning that failed, are those of a batch that learns nothing.
+    unlearned, _ = run(warc, tmp_path / "none.db", jobs=1, learn=None)
+    blank = [i for i, r in enumerate(learning) if r.article is not None and "blank.test" in str(r.article.url)]
+    assert len(blank) == K + 1
+    assert [learning[i].record() for i in blank] == [unlearned[i].record() for i in blank]
 
 
 def test_a_pool_outputs_the_records_one_process_does(warc: Path, tmp_path: Path) -> None:
