@@ -273,13 +273,13 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     return numeric, np.ascontiguousarray(counts[:, 4]), level_base, tokens, hashed
 
 
-def _with_tags(numeric: np.ndarray, tag: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """The node features of elements ``index`` (any shape), their tag's one-hot columns after the others."""
-    out = np.zeros((*index.shape, numeric.shape[1] + N_TAGS))
-    out[..., : numeric.shape[1]] = numeric[index]
-    flat = out.reshape(-1, out.shape[-1])
-    flat[np.arange(flat.shape[0]), numeric.shape[1] + tag[index].ravel()] = 1.0
-    return out
+def _with_tags(numeric: np.ndarray, tag: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` (rows x levels x columns) the node features of elements ``index`` (rows x
+    levels): their numeric columns, then their tag's one-hot columns."""
+    width = numeric.shape[1]
+    out[..., :width] = numeric[index]
+    out[..., width:] = 0.0
+    out[np.arange(index.shape[0])[:, None], np.arange(index.shape[1]), width + tag[index]] = 1.0
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:
@@ -333,6 +333,7 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     :param modern: compute the "modern" group and leave hashed class names out of the tokens.
         Off, the rows end before the group (so a model trained without it reads them as they
         are, with no copy) and the tokens are those such a model was trained on.
+    :raises ValueError: the page has no text, so no rows (callers check ``tree.blocks`` first).
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
@@ -347,16 +348,19 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
         rows = np.flatnonzero(chars > 0)
         text = tag_text_features(tree, rows, chars)
         landmarks = _modern_matrix(tree, rows, hashed) if modern else None
+    if not len(rows):
+        raise ValueError("a page without text has no feature rows")
     ancestors = _ancestors(tree, rows)
     if unit == "blocks":
         spans = _block_spans(tree, np.column_stack([rows, ancestors]))
     levels = _descendant_levels(tree, level_base, tag, rows)
-    # The groups written side by side straight into float32 (the same rounding as astype).
-    parts = [_with_tags(numeric, tag, rows), _with_tags(numeric, tag, ancestors).reshape(len(rows), -1), levels, text]
-    if landmarks is not None:
-        parts.append(landmarks)
-    dense = np.empty((len(rows), sum(p.shape[1] for p in parts)), dtype=np.float32)
-    start = 0
+    # The groups written side by side straight into float32 (the same rounding as astype): the
+    # node group and the ancestors' (each numeric columns, then the tag's one-hot) in place.
+    parts = [levels, text] if landmarks is None else [levels, text, landmarks]
+    node = numeric.shape[1] + N_TAGS
+    dense = np.empty((len(rows), node * (1 + N_ANCESTORS) + sum(p.shape[1] for p in parts)), dtype=np.float32)
+    _with_tags(numeric, tag, np.column_stack([rows, ancestors]), dense[:, : node * (1 + N_ANCESTORS)].reshape(len(rows), -1, node))
+    start = node * (1 + N_ANCESTORS)
     for part in parts:
         dense[:, start : start + part.shape[1]] = part
         start += part.shape[1]
