@@ -6,8 +6,11 @@ and id, its tokens (a class/id/itemprop/role value split on punctuation and came
 digits dropped, and with the "modern" group CSS-in-JS hashes dropped too) and their hashed columns,
 its tag's one-hot column and a code that tells its tag from its siblings'; for every block its
 length, words and link characters; for every row the sorted hashed columns of its element's tokens
-and its ancestors' (marked ``^``); and the first and last block inside every element.  Counts only:
-the float arithmetic (``log1p``, the shares) stays in numpy, so the features keep their bits.
+and its ancestors' (marked ``^``); and the first and last block inside every element.  Then the
+columns built on those counts: every element's node columns (node_numeric), the descendants' levels
+(descendant_levels) and the second stage's context columns (context_columns), with numpy's sums'
+order and divisions; their logarithms stay in numpy (its SIMD log1p is what the model was trained
+on), so the features keep their bits.
 
 The reference is ``tests/unit/test_native_features.py``'s ``reference_page_features`` (the same
 counts read in Python with the regular expressions of the definition), which the features must

@@ -237,9 +237,9 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     the flags are 0, as a model without the "modern" group learned them).  The one-hot columns
     are written only for the rows that read them (:func:`_with_tags`), not for every element.
 
-    The counts of every element and block are read in C (forest.classifier._features); the float
-    arithmetic stays here, in numpy, so the columns keep their bits.  Its reference is
-    ``reference_node_matrix`` in tests/unit/test_native_features.py.
+    The counts and columns of every element and block are computed in C
+    (forest.classifier._features), the logarithms in numpy, so the columns keep their bits.  Its
+    reference is ``reference_node_matrix`` in tests/unit/test_native_features.py.
     """
     n = len(tree)
     attributes = tree.marked_attributes()
