@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from patterns.ranking import ScoredPage
-from patterns.scoring import informativeness
+from patterns.scoring import informativeness, jeffreys_densities
 
 # Removing a sub-pattern must raise the summed I of the sample regions by at least
 # this share, so that noise-level gains do not carve up the article.
@@ -145,8 +145,7 @@ class _Parts:
 def _informativeness(x: np.ndarray, y: np.ndarray, total_x: int, total_y: int) -> np.ndarray:
     """:func:`patterns.scoring.informativeness` of many nodes of one page, operation for operation."""
     n = x + y
-    with np.errstate(divide="ignore", invalid="ignore"):
-        density = np.where(n > 0, np.maximum(0.0, (x + 0.5 - np.sqrt((x + 0.5) * (y + 0.5) / n)) / (n + 1)), 0.0)
+    density = jeffreys_densities(x, y)
     logs = [math.log2(t) if t > 0 else 0.0 for t in (total_x + total_y, total_x, total_y)]
     surprise = np.where(n > 0, n * logs[0], 0.0) - np.where(x > 0, x * logs[1], 0.0) - np.where(y > 0, y * logs[2], 0.0)
     return np.asarray(density * surprise)

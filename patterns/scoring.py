@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def jeffreys_density(x: float, y: float) -> float:
     """J(n): the keyword density of a node, pulled toward 1/2 for small nodes and
@@ -19,6 +21,14 @@ def jeffreys_density(x: float, y: float) -> float:
     if n <= 0:
         return 0.0
     return max(0.0, (x + 0.5 - math.sqrt((x + 0.5) * (y + 0.5) / n)) / (n + 1))
+
+
+def jeffreys_densities(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """:func:`jeffreys_density` of many nodes at once, operation for operation (0 where a node has no terms)."""
+    n = x + y
+    with np.errstate(divide="ignore", invalid="ignore"):
+        density: np.ndarray = np.where(n > 0, np.maximum(0.0, (x + 0.5 - np.sqrt((x + 0.5) * (y + 0.5) / n)) / (n + 1)), 0.0)
+    return density
 
 
 def _xlog2(count: float, total: float) -> float:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from forest.learning.consensus import MAX_CUT_SHARE, MIN_PAGES
 from patterns.ranking import ScoredPage
 from patterns.refine import KEPT_TAGS, is_single_step
+from patterns.scoring import jeffreys_density
 from patterns.text import text_blocks
 
 
@@ -50,9 +51,9 @@ class _Part:
                          if isinstance(child.tag, str))
 
     def denser_than_the_rest(self) -> bool:
-        """Whether it holds the sample's keywords more densely than the rest of its page's region."""
+        """Whether it holds the sample's keywords more densely than the rest of its page's region (J, as FOREST reads density)."""
         rest_x, rest_n = self.region_keywords - self.keywords, self.region_terms - self.terms
-        return self.keywords * rest_n > rest_x * self.terms
+        return jeffreys_density(self.keywords, self.terms - self.keywords) > jeffreys_density(rest_x, rest_n - rest_x)
 
     def label(self, template: frozenset[str]) -> str | None:
         """The template line it opens with, if it is one element and opens with one that has a word: a

@@ -27,6 +27,7 @@ from lxml import etree
 from forest.wrapper import CLASSIFIER_NOT_USED
 from patterns.choose import Choice
 from patterns.ranking import Ranked, ScoredPage, matches
+from patterns.scoring import jeffreys_densities
 from patterns.refine import KEPT_TAGS, is_single_step
 
 # Tags that mark a side part wherever they appear; other tags need an attribute to be named.
@@ -546,7 +547,10 @@ def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool
     share = np.divide(boilerplate, chars, out=np.zeros(len(chars)), where=chars > 0)
     rest_terms = region_total[_TERMS] - terms
     rest_keywords = region_total[_KEYWORDS] - keywords
-    sparse = (terms == 0) | (keywords * rest_terms <= MIN_DENSITY_RATIO * rest_keywords * terms)
+    # Densities as FOREST reads them (J: Jeffreys' estimate less one standard deviation): a
+    # dateline's five words, two of them the story's month and year, are no evidence of density.
+    sparse = (terms == 0) | (jeffreys_densities(keywords, terms - keywords)
+                                   <= MIN_DENSITY_RATIO * jeffreys_densities(rest_keywords, rest_terms - rest_keywords))
     if link_lists:
         sparse |= link_terms > LINK_LIST_SHARE * terms
     # A caption, a footer or navigation is what the page's own markup says is not the article:

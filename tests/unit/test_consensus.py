@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lxml import etree
@@ -392,3 +393,19 @@ def _up(index: PageIndex, i: int, steps: int) -> int:
     for _ in range(steps):
         i = index.parent[i]
     return i
+
+
+def test_a_short_dateline_is_not_dense_by_two_of_its_words() -> None:
+    # A dateline on five pages: 31 terms, 5 of them keywords (the story's month and year), all
+    # boilerplate.  The rest of the region: 495 keywords in 3,969 terms.  Raw densities make the
+    # dateline 1.29 times as dense as the rest (5/31 against 495/3969), over MIN_DENSITY_RATIO;
+    # FOREST's J, Jeffreys' estimate less one standard deviation, does not:
+    # J(5 of 31) = (5.5 - sqrt(5.5 * 26.5 / 31)) / 32 = 0.1041, J(495 of 3969) = 0.1196.
+    from forest.learning.consensus import _cuttable
+
+    region = np.array([2_000, 30_000, 500, 4_000, 0, 0, 0])
+    dateline = [253, 0, 5, 31, 0, 0, 0]
+    # A box as dense as the dateline but with the words to show it (100 keywords in 400 terms:
+    # J = 0.229) is the article's evidence and stays.
+    box = [2_000, 0, 100, 400, 0, 0, 0]
+    assert _cuttable(np.array([dateline, box]), region).tolist() == [True, False]

@@ -4,7 +4,9 @@ import math
 
 import pytest
 
-from patterns.scoring import informativeness, jeffreys_density, unexpectedness
+import numpy as np
+
+from patterns.scoring import informativeness, jeffreys_densities, jeffreys_density, unexpectedness
 
 
 @pytest.mark.parametrize(
@@ -63,3 +65,9 @@ def test_unexpectedness_grows_with_keyword_mass() -> None:
 def test_jeffreys_density_never_exceeds_one() -> None:
     assert all(jeffreys_density(x, y) <= 1 for x in range(30) for y in range(30))
     assert math.isclose(jeffreys_density(0, 0), 0.0)
+
+
+def test_jeffreys_densities_are_jeffreys_density_node_by_node() -> None:
+    x, y = np.meshgrid(np.arange(40), np.arange(40))
+    expected = [jeffreys_density(a, b) for a, b in zip(x.ravel().tolist(), y.ravel().tolist())]
+    assert jeffreys_densities(x.ravel(), y.ravel()).tolist() == expected
