@@ -1,8 +1,9 @@
 """Builds forest's native code with Cython: the page pass (forest/classifier/_walk.pyx, against
 lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), the
 per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx),
-its blocks' inline children (_inline.pyx), and the reset of the document order an XSLT pass leaves
-behind (patterns/_order.pyx).
+its blocks' inline children (_inline.pyx), the markup guard's scan of a page's text
+(forest/_markup.pyx), and the reset of the document order an XSLT pass leaves behind
+(patterns/_order.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -17,7 +18,7 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native code (forest/classifier/*.pyx, forest/learning/*.pyx, patterns/_order.pyx) "
+    "forest: building its native code (forest/*.pyx, forest/classifier/*.pyx, forest/learning/*.pyx, patterns/_order.pyx) "
     "needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."

@@ -283,6 +283,8 @@ def classifiable(root: Any) -> bool:
     nodes (forest.classifier._walk.count_nodes): a proxy per element cost as much as a tenth of the
     page's parse.
     """
+    # Imported here: every road imports forest.limits to parse a page, and the limits sit below the
+    # classifier, which a road that never classifies (a feed's parse) need not load.
     from forest.classifier._walk import count_nodes
 
     return bool(count_nodes(root, MAX_CLASSIFIER_BLOCKS) <= MAX_CLASSIFIER_BLOCKS)
