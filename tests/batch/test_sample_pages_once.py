@@ -8,10 +8,8 @@ Every lxml parse forest makes of a page goes through ``lxml.html.document_fromst
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import lxml.html
 import pytest
 
 from eval.warc import WarcPage, write_warc
@@ -62,19 +60,6 @@ def warc(tmp_path: Path) -> Path:
         write_warc(pages(), out)
     return path
 
-
-@pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The text of every lxml parse made in this process while the test runs."""
-    seen: list[str] = []
-    parse = lxml.html.document_fromstring
-
-    def counting(html: str | bytes, *args: object, **kwargs: object) -> lxml.html.HtmlElement:
-        seen.append(html if isinstance(html, str) else html.decode("utf-8", "replace"))
-        return parse(html, *args, **kwargs)
-
-    monkeypatch.setattr(lxml.html, "document_fromstring", counting)
-    yield seen
 
 
 def run(warc: Path, db: Path, jobs: int, learn: int | None = K) -> tuple[list[Result], Summary]:

@@ -9,11 +9,9 @@ part, or the head alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-import lxml.html
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -34,19 +32,6 @@ def canonical_page(i: int) -> bytes:
     """Story ``i`` of the span site, naming its URL only by its canonical link (as a saved file does)."""
     return story(i).replace("<head>", f'<head><link rel="canonical" href="http://{SITE}/{i}">', 1).encode()
 
-
-@pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The text of every lxml parse made while the test runs."""
-    seen: list[str] = []
-    parse = lxml.html.document_fromstring
-
-    def counting(html: str | bytes, *args: object, **kwargs: object) -> lxml.html.HtmlElement:
-        seen.append(html if isinstance(html, str) else html.decode("utf-8", "replace"))
-        return parse(html, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(lxml.html, "document_fromstring", counting)
-    yield seen
 
 
 def whole(seen: list[str]) -> list[str]:
