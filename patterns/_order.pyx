@@ -9,7 +9,11 @@ been transformed, XPath sorts their nodes by ranks that do not compare, and a un
 ``//div[@id='b']/p | //div[@id='a']/p`` comes back out of document order.  Clearing the numbers
 brings back libxml2's own comparison, which walks the tree.
 
-It reads ``_Element._c_node`` and libxml2's node fields through lxml's public C API.
+It reads ``_Element._c_node`` and libxml2's node fields (type, content, children, next,
+parent) through lxml's public C API, and nothing of lxml's internals: unlike the page pass, it
+does not check lxml's version itself.  forest's page pass (forest/classifier/_walk.pyx) refuses
+another lxml major.minor for the whole install, with forest's one-line error; this package sits
+below forest and could only raise a bare ImportError.
 """
 
 cimport lxml.includes.etreepublic as cetree
@@ -17,15 +21,6 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 from libc.stdint cimport intptr_t
 
-import lxml
-
-# Checked on major.minor, as forest's page pass checks it (forest/classifier/_walk.pyx).
-BUILT_AGAINST = (<bytes>cetree.LXML_VERSION_STRING).decode("ascii")
-if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
-    raise ImportError(
-        f"forest's native code was built against lxml {BUILT_AGAINST}, but lxml {lxml.__version__} is installed: "
-        "reinstall forest to rebuild it"
-    )
 cetree.import_lxml__etree()
 
 
