@@ -18,8 +18,7 @@ from forest.errors import ForestError, ParseError
 from forest.html import decode
 from forest.model import Article, Page
 from forest.page import ParsedPage
-from forest.learning.induce import Inducer
-from forest.service.pages import page_site, read_article, save_learned
+from forest.service.pages import learn_pages, page_site, read_article
 from forest.service.records import page_record
 from forest.storage import WrapperStore
 from forest.wrapper import Wrapper
@@ -111,18 +110,14 @@ def learn_site(
         except ParseError:
             continue
         positions.append(position)
-    inducer = Inducer(settings)
+    found: list[HtmlElement | None] = []
     try:
-        inducer.fit(decoded, site=site)
+        wrapper, _ = learn_pages(decoded, site=site, settings=settings, store=store, trees=found)
     finally:
         if trees is not None:
-            found = getattr(inducer, "trees_", [None] * len(decoded))
             trees[:] = [None] * len(samples)
             for position, tree in zip(positions, found):
                 trees[position] = tree
-    if store is None:
-        return inducer.wrapper_
-    wrapper, _ = save_learned(store, inducer.wrapper_, inducer.report_, decoded, settings)
     return wrapper
 
 

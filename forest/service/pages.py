@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from lxml.html import HtmlElement
+
 from forest.config import Settings
 from forest.errors import ParseError, StoreError, UnknownSiteError
 from forest.extraction import extract
@@ -32,10 +34,15 @@ def learn_pages(
     site: str | None = None,
     settings: Settings | None = None,
     store: WrapperStore | None = None,
+    trees: list[HtmlElement | None] | None = None,
 ) -> tuple[Wrapper, LearnReport]:
     """Learn one site's wrapper from sample ``pages`` and, if ``store`` is given, save it (see :func:`save_learned`).
 
     :param site: the site key; default: the pages' own ``site``, else the site of their URL.
+    :param trees: filled, whether learning succeeds or not, with each page's tree as learning
+        parsed it and left it, for a caller that extracts the pages next without parsing them
+        again (``ParsedPage(..., tree=)``); None for a page learning kept no such tree of
+        (forest.learning.induce.Inducer.trees_).
     :raises LearnError: when no wrapper can be learned (the store is then left untouched).
     :raises StoreError: when the store cannot be written.
     """
@@ -43,7 +50,12 @@ def learn_pages(
         site = next((p.site for p in pages if p.site), None) or next(
             (s for s in (site_or_none(p.url) for p in pages) if s), None
         )
-    inducer = Inducer(settings).fit(pages, site=site)
+    inducer = Inducer(settings)
+    try:
+        inducer.fit(pages, site=site)
+    finally:
+        if trees is not None:
+            trees[:] = getattr(inducer, "trees_", [None] * len(pages))
     if store is None:
         return inducer.wrapper_, inducer.report_
     return save_learned(store, inducer.wrapper_, inducer.report_, pages, settings)
