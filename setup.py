@@ -2,7 +2,8 @@
 lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), the
 per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx),
 its blocks' inline children (_inline.pyx), the markup guard's scan of a page's text
-(forest/_markup.pyx), and the reset of the document order an XSLT pass leaves behind
+(forest/_markup.pyx), the body's text nodes the printed date and byline search reads
+(forest/_texts.pyx), and the reset of the document order an XSLT pass leaves behind
 (patterns/_order.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
@@ -54,6 +55,8 @@ def extensions() -> list[Extension]:
         Extension("forest.learning._inline", ["forest/learning/_inline.pyx"], include_dirs=lxml.get_include()),
         # The markup guard's scan over a page's text (forest.limits.check_markup): plain C over a str.
         Extension("forest._markup", ["forest/_markup.pyx"]),
+        # The body's text nodes and their owners, for the printed date and byline search: lxml's C API too.
+        Extension("forest._texts", ["forest/_texts.pyx"], include_dirs=lxml.get_include()),
         # After an XSLT pass, the elements' document order: lxml's C API too.
         Extension("patterns._order", ["patterns/_order.pyx"], include_dirs=lxml.get_include()),
     ]

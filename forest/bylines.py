@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from lxml import etree
+
+from forest._texts import BodyTexts
 
 # Month names in the languages forest meets most (English, French, German, Spanish, Italian,
 # Portuguese, Dutch), with their usual abbreviations; a written date needs a day and a year beside one.
@@ -109,28 +109,27 @@ _FEEDBACK = re.compile(r"review|testimon|testamon|comment|card")
 _UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour|actualizado|aggiornato)\W*(\w+\W+){0,3}$",
                       re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# Three letters or digits (str.isalnum's characters: \w's but "_"), anywhere: what a title's part needs to be a headline.
+_THREE_ALNUM = re.compile(r"[^\W_](?:[\W_]*[^\W_]){2}")
 # The four digits of a year, which every written date above prints (_WRITTEN's and _SLASHED's \d{4}).
 _YEAR_DIGITS = re.compile(r"\d{4}")
-_BODY_TEXTS = etree.XPath("//body//text()")
-_BEFORE = etree.XPath("count(preceding::text()[ancestor::body])")
-_INSIDE = etree.XPath("count(.//text())")
 
 # The words a byline opens with ("By Ana Lima", "Written by", "Von", "Par"...), dropped from a name.
 BYLINE = re.compile(r"^\s*(?:(?:written|posted|words|story|text|reported|report)\s+by|by|von|par|por|di|door|auteur|autor|author)"
                     r"\b[\s:]*", re.IGNORECASE)
 # "by" after a separator, inside a short text: a dateline's byline ("12/28/2005 3:33:49 PM, by Anders Bylund").
-_INNER_BY = re.compile(r"[,|•·—–]\s*by\s+(?=\w)", re.IGNORECASE)
+_INNER_SEPARATORS = ",|•·—–"
+_INNER_BY = re.compile(rf"[{_INNER_SEPARATORS}]\s*by\s+(?=\w)", re.IGNORECASE)
 _CLOCK = re.compile(r"\d:\d\d")
-# Their first letters, a cheaper test of a text before the pattern's.
+# Their first letters, a cheaper test of a text before the pattern's (in C: _Texts.openings).
 _BYLINE_STARTS = ("written", "posted", "words", "story", "text", "report", "by", "von", "par", "por", "di", "door", "aut")
 # Elements that hold a byline by their names (class, id, itemprop, rel): trafilatura's author XPaths read the same
 # hints; and BBC's class "byl", as a word ("shopbylink" is none), tested apart: a word boundary in the pattern
 # of hints made every search of it slower.
 _HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by", "journalist", "screenname", "username",
           "reporter", "contributor")
-# Elements with a name to read (one XPath, in C); the hints are searched in their names in Python
-# (an XPath of contains() for each hint was five times slower).
-_NAMED = etree.XPath("//body//*[@class or @id or @itemprop or @rel or @data-testid]")
+# The elements with a name are listed in C (_Texts.named); the hints are searched in their names in
+# Python (an XPath of contains() for each hint was five times slower).
 _BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em", "small", "li", "h3", "h4", "h5", "h6", "cite"})
 # An element named for an author's picture, bio, title or links, or a comment's author: not the byline.
 _NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box")
@@ -225,46 +224,64 @@ def person_name(text: str, *, lower: bool = True) -> str | None:
 
 
 class _Texts:
-    """The body's text nodes in document order, where each starts in them joined by spaces, and
-    (read when first asked for) the body's elements with a name (class, id, itemprop...)."""
+    """The body's text nodes in document order (:class:`forest._texts.BodyTexts`, in C), where each starts
+    in them joined by spaces, and (read when first asked for) the body's elements with a name (class,
+    id, itemprop...).  A text's element is made only when asked for (:meth:`owner`): the XPath this
+    replaced made a string and an element for every text of the page, half a parse's time."""
 
-    __slots__ = ("root", "nodes", "texts", "starts", "_named", "_joined", "_first", "_years")
+    __slots__ = ("root", "texts", "starts", "_native", "_joined", "_years")
 
     def __init__(self, root: etree._Element) -> None:
         self.root = root
-        nodes = _BODY_TEXTS(root)
-        self.nodes: Sequence[Any] = nodes
-        # The nodes themselves (lxml's strings, str's subclass): copies of each were a tenth of a search's time.
-        self.texts: list[str] = nodes if isinstance(nodes, list) else []
-        self.starts: list[int] = list(accumulate([len(text) + 1 for text in self.texts], initial=0))
-        self.starts.pop()
-        self._named: list[tuple[etree._Element, str]] | None = None
+        self._native = BodyTexts(root)
+        self.texts: list[str] = self._native.texts
+        self.starts: list[int] = self._native.starts
         self._joined: str | None = None
-        self._first: dict[etree._Element, int] | None = None
         self._years: list[tuple[int, int]] | None = None
 
-    @classmethod
-    def of(cls, root: etree._Element) -> _Texts:
-        return cls(root)
+    def owner(self, i: int) -> etree._Element:
+        """The element text ``i`` is in (a tail's too: the element its element is in)."""
+        return self._native.owner(i)
 
-    def named(self) -> list[tuple[etree._Element, str]]:
-        """Each element with a name, and its names (class, id, itemprop, rel, data-testid) lower-cased."""
-        if self._named is None:
-            self._named = [
-                (e, " ".join(filter(None, (e.get("class"), e.get("id"), e.get("itemprop"), e.get("rel"), e.get("data-testid"))))
-                 .casefold()) for e in _NAMED(self.root)
-            ]
-        return self._named
+    def before(self, element: etree._Element) -> int:
+        """How many of the texts are before ``element`` in document order."""
+        return self._native.before(element)
+
+    def inside(self, element: etree._Element) -> int:
+        """How many text nodes ``element`` holds."""
+        return self._native.inside(element)
 
     def first_text(self, element: etree._Element) -> int | None:
-        """The index of the first text ``element`` holds (None: it holds none).  One walk of the
-        texts, kept: an XPath count of the texts before each element walked the page each time."""
-        if self._first is None:
-            self._first = {}
-            for i, node in enumerate(self.nodes):
-                if not node.is_tail:
-                    self._first.setdefault(node.getparent(), i)
-        return next((self._first[e] for e in element.iter(etree.Element) if e in self._first), None)
+        """The index of the first text ``element`` holds, not counting tails before its first
+        element's leading text (None: it holds none)."""
+        return self._native.first_text(element)
+
+    def named(self) -> list[str]:
+        """The names (class, id, itemprop, rel, data-testid, lower-cased) of each element under the body with one,
+        in document order; the element of the k-th is :meth:`named_element` (most are never made)."""
+        return self._native.named()
+
+    def named_element(self, k: int) -> etree._Element:
+        return self._native.named_element(k)
+
+    def lines(self, shortest: int, longest: int, wanted: set[str]) -> list[int]:
+        """The indexes of the texts from ``shortest`` to ``longest`` characters long (``longest`` not
+        included) that may, their spaces joined and case-folded, be one of ``wanted``: by their length
+        alone, in C (most of a page's texts are spaces between tags, or paragraphs)."""
+        lengths = {len(w) for w in wanted}
+        return self._native.lines(shortest, longest, bytes(n in lengths for n in range(max(lengths) + 1)))
+
+    def digits(self, indexes: range) -> list[int]:
+        """Those of ``indexes`` (a range of step 1) whose texts hold a digit (``_DIGIT``), found in C."""
+        return self._native.digits(indexes.start, indexes.stop)
+
+    def openings(self, indexes: range, *, inner: bool) -> list[int]:
+        """Those of ``indexes`` (a range of step 1) :func:`_bylines` reads: the texts at most 4 * MAX_BYLINE long that
+        may open with a byline's words (_BYLINE_STARTS, case-folded), or (``inner``) at most MAX_BYLINE
+        long with a separator and "by" (_INNER_BY); found in C, for a test in Python of each text
+        cost more than the rest of the search."""
+        return self._native.openings(indexes.start, indexes.stop, 4 * MAX_BYLINE, _BYLINE_STARTS,
+                                     MAX_BYLINE if inner else -1, _INNER_SEPARATORS)
 
     def joined(self) -> str:
         if self._joined is None:
@@ -318,7 +335,11 @@ def printed_fields(
     :param beside_byline: look for a date beside the byline where none is by the headline: finding
         the byline costs a search of the page's names and texts when the author is not asked for.
     """
-    texts = _Texts.of(root)
+    return _printed(root, _Texts(root), headlines, date=date, author=author, beside_byline=beside_byline)
+
+
+def _printed(root: etree._Element, texts: _Texts, headlines: Iterable[str], *, date: bool, author: bool,
+             beside_byline: bool) -> dict[str, str | None]:
     headline = _headline(root, texts, headlines)
     byline = _Once(lambda: _byline(root, texts, headline))
     return {"date": _date(root, texts, headline, byline if beside_byline or author else _Once(lambda: None)) if date else None,
@@ -341,7 +362,7 @@ def visible_date(root: etree._Element, headlines: Iterable[str]) -> str | None:
     or "Published" anywhere when the page prints one such day, else the first element named for a
     date that prints one, on a page with few such.
     """
-    texts = _Texts.of(root)
+    texts = _Texts(root)
     headline = _headline(root, texts, headlines)
     return _date(root, texts, headline, _Once(lambda: _byline(root, texts, headline)))
 
@@ -377,13 +398,12 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None, bylin
         # which have an <h1>, print when they were last updated and no publication date.
         return _posted(texts, lang) or _dated_element(root, texts) or _beside_byline(texts, byline(), lang) or (
             _posted(texts, lang, _UPDATED_WORDS, _UPDATED_STEMS) if unmarked else None)
-    joined = texts.joined()
     lang = root.get("lang") or ""
     best: tuple[tuple[bool, bool, int, int], date] | None = None
     inferred = 0  # texts with a date whose year is inferred
-    for i in texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE):
-        node, text, at = texts.nodes[i], texts.texts[i], texts.starts[i]
-        if not headline.near(at, at + len(text)) or not _DIGIT.search(text):
+    for i in texts.digits(texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE)):
+        text, at = texts.texts[i], texts.starts[i]
+        if not headline.near(at, at + len(text)):
             continue
         yearless = False
         if len(text) > 4 * MAX_BYLINE or len(" ".join(text.split())) > MAX_BYLINE:
@@ -397,10 +417,10 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None, bylin
             if not headline.near(at + s, at + e):
                 continue
             before, distance = headline.distance(at + s, at + e)
-            shared = headline.shared(_owner(node))
+            shared = headline.shared(texts.owner(i))
             if before and (shared.tag in ("body", "html") or next(shared.iter("nav"), None) is not None):
                 continue
-            updated = _UPDATED.search(joined[max(0, at + s - 40): at + s]) is not None
+            updated = _UPDATED.search(texts.joined()[max(0, at + s - 40): at + s]) is not None
             # A date with its year printed before one whose year is inferred, wherever each is.
             rank = (updated, yearless, -headline.lineage[shared], distance)
             if best is None or rank < best[0]:
@@ -510,10 +530,10 @@ def _dated_element(root: etree._Element, texts: _Texts) -> str | None:
     page has few such dates (a listing's or a related-stories box's many are no article's)."""
     lang = root.get("lang") or ""
     days: list[date] = []
-    for element, hint in texts.named():
+    for k, hint in enumerate(texts.named()):
         if not _DATE_HINT.search(hint) or "comment" in hint:
             continue
-        text = _text(element)
+        text = _text(texts.named_element(k))
         if not _DIGIT.search(text) or len(text) > MAX_BYLINE:
             continue
         found = {day for day, _, _ in written_dates(text, lang)}
@@ -531,7 +551,7 @@ def visible_author(root: etree._Element, headlines: Iterable[str]) -> str | None
     Near the headline first (as :func:`visible_date`: sharing the deepest container with it, then
     the nearest); else the first in the page.
     """
-    texts = _Texts.of(root)
+    texts = _Texts(root)
     return _author(root, texts, _headline(root, texts, headlines))
 
 
@@ -547,9 +567,11 @@ def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
               else range(len(texts.texts)))
     candidates = _bylines(texts, window, inner=headline is not None)
-    for element, hint in texts.named():
-        if not (_HINT.search(hint) or ("byl" in hint and _BYL.search(hint))) or element.tag not in _BYLINE_TAGS or \
-                _NOT_BYLINE.search(_HINT.sub("", hint)):
+    for k, hint in enumerate(texts.named()):
+        if not (_HINT.search(hint) or ("byl" in hint and _BYL.search(hint))):
+            continue
+        element = texts.named_element(k)
+        if element.tag not in _BYLINE_TAGS or _NOT_BYLINE.search(_HINT.sub("", hint)):
             continue
         if any("comment" in (a.get("class") or a.get("id") or "").casefold() for a in element.iterancestors()):
             continue
@@ -579,7 +601,7 @@ def _bylines(texts: _Texts, indexes: range, *, inner: bool = False) -> list[tupl
     """``(offset, name, element)`` of the texts among ``indexes`` that open with a byline's words and a name,
     or (``inner``: by the headline, where a dateline is) print one after a date and a separator ("..., by Ana Lima")."""
     found = []
-    for i in indexes:
+    for i in texts.openings(indexes, inner=inner):
         text = texts.texts[i]
         if len(text) > 4 * MAX_BYLINE:
             continue
@@ -590,7 +612,7 @@ def _bylines(texts: _Texts, indexes: range, *, inner: bool = False) -> list[tupl
             dated = by is not None and (_CLOCK.search(text, 0, by.start()) or written_dates(text[: by.start()]))
             name = person_name(" ".join(text[by.end():].split()), lower=False) if by and dated else None
             if by is not None and name is not None:
-                found.append((texts.starts[i] + by.end(), name, _owner(texts.nodes[i])))
+                found.append((texts.starts[i] + by.end(), name, texts.owner(i)))
             continue
         line = " ".join(text.split())
         if len(line) > MAX_BYLINE:
@@ -598,7 +620,7 @@ def _bylines(texts: _Texts, indexes: range, *, inner: bool = False) -> list[tupl
         following = next((" ".join(t.split()) for t in texts.texts[i + 1: i + 3] if t.strip()), "")
         name = person_name(BYLINE.sub("", line) or following, lower=False)
         if name:
-            found.append((texts.starts[i], name, _owner(texts.nodes[i])))
+            found.append((texts.starts[i], name, texts.owner(i)))
     return found
 
 
@@ -606,7 +628,7 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
     """The headline: the first ``<h1>`` whose text is one of ``headlines`` (the page's title, its
     parts), else the first text of the page that is one, else an ``<h1>`` the title holds with
     words around it ("Garnix Blog: Hardware-Attested Nix Builds"), else the page's only ``<h1>``."""
-    wanted = {" ".join(h.split()).casefold() for h in headlines if h and sum(c.isalnum() for c in h) >= 3}
+    wanted = {" ".join(h.split()).casefold() for h in headlines if h and _THREE_ALNUM.search(h)}
     if not wanted:
         return None
     h1s = [(h, _text(h).casefold()) for h in root.iter("h1")]
@@ -617,14 +639,14 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
     # A text shorter than every part, spaces and all, states none; nor, where an <h1> states one, a text
     # no longer than that <h1>'s (the <h1> is preferred): most of the page's texts are not read.
     shortest = max((s[0] + 1 for s in stated), default=min(len(w) for w in wanted))
-    stated += [(len(line), 0, k, node) for k, (node, text) in enumerate(zip(texts.nodes, texts.texts))
-               if shortest <= len(text) < 4 * MAX_BYLINE and (line := " ".join(text.split()).casefold()) in wanted]
+    stated += [(len(line), 0, k, None) for k in texts.lines(shortest, 4 * MAX_BYLINE, wanted)
+               if shortest <= len(text := texts.texts[k]) < 4 * MAX_BYLINE and (line := " ".join(text.split()).casefold()) in wanted]
     chosen = None
     if stated:
         _, is_h1, k, found = max(stated, key=lambda s: (s[0], s[1], -s[2]))
         if not is_h1:
             at = texts.starts[k]
-            return _Headline(at, at + len(texts.texts[k]), _lineage(_owner(found)))
+            return _Headline(at, at + len(texts.texts[k]), _lineage(texts.owner(k)))
         chosen = found
     if chosen is None:
         chosen = next((h for h, text in h1s if len(text.split()) >= 2 and any(text in w for w in wanted)), None)
@@ -632,7 +654,7 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
             chosen = h1s[0][0]
     if chosen is None:
         return None
-    first, count = int(_BEFORE(chosen)), int(_INSIDE(chosen))
+    first, count = texts.before(chosen), texts.inside(chosen)
     if not count or first + count > len(texts.texts):
         return None
     last = first + count - 1
@@ -641,12 +663,6 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
 
 def _lineage(element: etree._Element) -> dict[etree._Element, int]:
     return {a: depth for depth, a in enumerate(reversed([element, *element.iterancestors()]))}
-
-
-def _owner(node: Any) -> etree._Element:
-    """The element a text node (an lxml smart string) is text of."""
-    parent = node.getparent()
-    return parent.getparent() if node.is_tail and parent.getparent() is not None else parent
 
 
 def _text(element: etree._Element) -> str:

@@ -1,0 +1,399 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The body's text nodes in C: what forest.bylines (the printed date and byline search) reads of a page.
+
+``BodyTexts(root)`` lists the text and CDATA nodes under every ``<body>`` of ``root``'s document, in
+document order, as plain ``str`` (what the XPath ``//body//text()`` finds), with where each starts in
+them joined by spaces; the element that holds text ``i`` (its libxml2 parent: what forest.bylines
+read of an lxml smart string, for a text and a tail alike) is made only when asked for.  Its reference
+is the XPath and smart-string reading it replaces (tests/unit/test_native_texts.py asserts they are
+equal on the shared datasets' pages and on generated ones): the XPath made a string and a parent
+proxy for every text of a page, which cost half a parse.
+
+The nodes are read when the object is made: it stands for the tree as it was then, and a caller
+that changes the tree makes another.
+
+It reads lxml's and libxml2's structs as forest.classifier._walk does, and is built by the same
+setup.py against the same lxml: importing that module first refuses a mismatched lxml version.
+"""
+
+from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ
+from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_READ_CHAR
+from libc.stdlib cimport free, realloc
+from libc.string cimport strcmp, strlen
+from libc.stdint cimport uint32_t
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode
+
+from forest.classifier._walk cimport _is_text
+
+from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
+
+cetree.import_lxml__etree()
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+
+
+cdef inline bint _is_body(xmlNode* c_node) noexcept nogil:
+    # XPath's name test "body": an element of that name in no namespace.
+    return c_node.type == tree.XML_ELEMENT_NODE and c_node.ns is NULL and strcmp(<const char*>c_node.name, "body") == 0
+
+
+cdef inline bint _is_lxml_element(xmlNode* c_node) noexcept nogil:
+    # lxml's _isElement: the nodes it makes proxies of, and after which a text is a tail.
+    return (c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_COMMENT_NODE
+            or c_node.type == tree.XML_ENTITY_REF_NODE or c_node.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _following(xmlNode* c_node, xmlNode* top, int* bodies) noexcept nogil:
+    # The node after ``c_node``'s subtree in a walk of ``top``'s (NULL past its end), counting the
+    # <body> elements it leaves in ``bodies``.
+    while c_node.next is NULL:
+        c_node = c_node.parent
+        if c_node is NULL or c_node is top:
+            return NULL
+        if _is_body(c_node):
+            bodies[0] -= 1
+    return c_node.next
+
+
+cdef inline xmlNode* _step(xmlNode* c_node, xmlNode* top, int* bodies) noexcept nogil:
+    # The next node in document order of a walk of ``top``'s subtree (elements' children only, as
+    # XPath's descendant axis reads an HTML tree), counting the <body> elements it is inside.
+    if c_node.type == tree.XML_ELEMENT_NODE and c_node.children is not NULL:
+        if _is_body(c_node):
+            bodies[0] += 1
+        return c_node.children
+    return _following(c_node, top, bodies)
+
+
+cdef object _value(xmlNode* c_node, const char* name):
+    # element.get(name): the first attribute of that name in no namespace, else None.
+    cdef tree.xmlAttr* c_attr = c_node.properties
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
+            return cetree.attributeValue(c_node, c_attr)
+        c_attr = c_attr.next
+    return None
+
+
+cdef inline bint _has_name(xmlNode* c_node) noexcept nogil:
+    # Whether an element has one of the attributes NAMES reads.
+    cdef tree.xmlAttr* c_attr = c_node.properties
+    cdef const char* name
+    while c_attr is not NULL:
+        if c_attr.ns is NULL:
+            name = <const char*>c_attr.name
+            if (strcmp(name, "class") == 0 or strcmp(name, "id") == 0 or strcmp(name, "itemprop") == 0
+                    or strcmp(name, "rel") == 0 or strcmp(name, "data-testid") == 0):
+                return True
+        c_attr = c_attr.next
+    return False
+
+
+cdef inline Py_ssize_t _line_length(str text) noexcept:
+    # len(" ".join(text.split())): the text's characters but spaces, and one space between its words.
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i, chars = 0, words = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef bint space = True
+    for i in range(length):
+        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            space = True
+        else:
+            if space:
+                words += 1
+            space = False
+            chars += 1
+    return chars + words - 1 if words else 0
+
+
+cdef inline uint32_t _lower(uint32_t c) noexcept:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef bint _may_open(str text, tuple starts):
+    # Whether ``text.lstrip()[:8].casefold()`` may start with one of ``starts`` (ASCII words of at most
+    # eight letters): False only where the letters it is compared with are ASCII (whose casefold is
+    # their lower case) and differ.
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i = 0, j
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef uint32_t c
+    cdef str start
+    while i < length and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+        i += 1
+    for start in starts:
+        for j in range(PyUnicode_GET_LENGTH(start)):
+            if i + j == length:
+                break
+            c = PyUnicode_READ(kind, data, i + j)
+            if c >= 128:
+                return True
+            if _lower(c) != PyUnicode_READ_CHAR(start, j):
+                break
+        else:
+            return True
+    return False
+
+
+cdef bint _may_hold_by(str text, str separators) noexcept:
+    # Whether ``text`` holds one of ``separators``, spaces, then "by" in any case: what the pattern of
+    # a byline after a separator (forest.bylines._INNER_BY) reads first.  No other character than
+    # b, B, y and Y matches b or y where case is ignored.
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i, j, k
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef uint32_t c
+    cdef bint separator
+    for i in range(length):
+        c = PyUnicode_READ(kind, data, i)
+        separator = False
+        for k in range(PyUnicode_GET_LENGTH(separators)):
+            if PyUnicode_READ_CHAR(separators, k) == c:
+                separator = True
+                break
+        if not separator:
+            continue
+        j = i + 1
+        while j < length and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j)):
+            j += 1
+        if j + 1 < length and _lower(PyUnicode_READ(kind, data, j)) == 98 and _lower(PyUnicode_READ(kind, data, j + 1)) == 121:
+            return True
+    return False
+
+
+cdef class BodyTexts:
+    """The text nodes under the ``<body>`` elements of ``root``'s document, in document order."""
+
+    cdef cetree._Document doc
+    cdef xmlNode* top
+    cdef xmlNode** nodes
+    cdef Py_ssize_t n, capacity
+    cdef readonly list texts
+    cdef readonly list starts
+    # The body's elements with a name (read when first asked for), and their names.
+    cdef xmlNode** named_nodes
+    cdef Py_ssize_t n_named
+    cdef list names
+
+    def __cinit__(self, root):
+        cdef cetree._Element element = <cetree._Element?>root
+        cdef xmlNode* top = <xmlNode*>element._doc._c_doc
+        cdef xmlNode* c_node = top.children
+        cdef int bodies = 0
+        cdef Py_ssize_t start = 0
+        cdef const char* content
+        self.doc = element._doc
+        self.top = top
+        self.texts = []
+        self.starts = []
+        while c_node is not NULL:
+            if bodies and _is_text(c_node):
+                self._append(c_node)
+                content = <const char*>c_node.content
+                text = PyUnicode_DecodeUTF8(content, strlen(content), NULL) if content is not NULL else ""
+                self.texts.append(text)
+                self.starts.append(start)
+                start += PyUnicode_GET_LENGTH(text) + 1
+            c_node = _step(c_node, top, &bodies)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.named_nodes)
+
+    cdef int _append(self, xmlNode* c_node) except -1:
+        cdef xmlNode** grown
+        if self.n == self.capacity:
+            self.capacity = max(64, 2 * self.capacity)
+            grown = <xmlNode**>realloc(self.nodes, self.capacity * sizeof(xmlNode*))
+            if grown is NULL:
+                raise MemoryError()
+            self.nodes = grown
+        self.nodes[self.n] = c_node
+        self.n += 1
+        return 0
+
+    cdef Py_ssize_t _index(self, xmlNode* c_node) except -2:
+        # The index of a text node of the list; -1 for one that is not in it.
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            if self.nodes[i] is c_node:
+                return i
+        return -1
+
+    def owner(self, Py_ssize_t i):
+        """The element text ``i`` is in (its parent: for a tail too, the element the tail's element is in)."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return cetree.elementFactory(self.doc, self.nodes[i].parent)
+
+    def first_text(self, element):
+        """The index of the first text of the list that ``element`` holds as an element's leading text
+        (before any child element, comment or processing instruction: not a tail), of the first such
+        of ``element`` and its descendant elements in document order; None for none."""
+        cdef cetree._Element top_element = <cetree._Element?>element
+        cdef xmlNode* top = top_element._c_node
+        cdef xmlNode* c_node = top
+        cdef xmlNode* child
+        cdef xmlNode* up
+        cdef Py_ssize_t i
+        while c_node is not NULL:
+            if c_node.type == tree.XML_ELEMENT_NODE:
+                child = c_node.children
+                while child is not NULL and not _is_lxml_element(child):
+                    if _is_text(child):
+                        up = c_node
+                        while up is not NULL and not _is_body(up):
+                            up = up.parent
+                        if up is NULL:
+                            break  # not under a <body>: none of this element's texts is listed
+                        i = self._index(child)
+                        if i < 0:
+                            raise ValueError("the page's tree changed after its texts were listed")
+                        return i
+                    child = child.next
+                if c_node.children is not NULL:
+                    c_node = c_node.children
+                    continue
+            if c_node is top:
+                break
+            while c_node.next is NULL:
+                c_node = c_node.parent
+                if c_node is NULL or c_node is top:
+                    return None
+            c_node = c_node.next
+        return None
+
+    def before(self, element):
+        """The number of the list's texts before ``element`` in document order: the XPath
+        ``count(preceding::text()[ancestor::body])`` of it."""
+        cdef xmlNode* target = (<cetree._Element?>element)._c_node
+        cdef xmlNode* top = target
+        cdef xmlNode* c_node
+        cdef int bodies = 0
+        cdef Py_ssize_t count = 0
+        while top.parent is not NULL:
+            top = top.parent
+        if top.type != tree.XML_DOCUMENT_NODE and top.type != tree.XML_HTML_DOCUMENT_NODE:
+            # A subtree taken out of its document: the walk below starts at its top element.
+            if _is_body(top):
+                bodies = 1
+            c_node = top.children if top is not target else NULL
+        else:
+            c_node = top.children
+        while c_node is not NULL and c_node is not target:
+            if bodies and _is_text(c_node):
+                count += 1
+            c_node = _step(c_node, top, &bodies)
+        return count
+
+    def inside(self, element):
+        """The number of text nodes ``element`` holds: the XPath ``count(.//text())`` of it."""
+        cdef xmlNode* top = (<cetree._Element?>element)._c_node
+        cdef xmlNode* c_node = top.children
+        cdef int bodies = 0
+        cdef Py_ssize_t count = 0
+        while c_node is not NULL:
+            if _is_text(c_node):
+                count += 1
+            c_node = _step(c_node, top, &bodies)
+        return count
+
+    def __len__(self):
+        return self.n
+
+    def named(self):
+        """The names of each element under a ``<body>`` with one (the non-empty of its class, id, itemprop,
+        rel and data-testid, joined by spaces, case-folded), in document order: the XPath
+        ``//body//*[@class or @id or @itemprop or @rel or @data-testid]``'s elements' names."""
+        cdef xmlNode* c_node
+        cdef xmlNode** grown
+        cdef Py_ssize_t capacity = 0
+        cdef int bodies = 0
+        if self.names is not None:
+            return self.names
+        names = []
+        c_node = self.top.children
+        while c_node is not NULL:
+            if bodies and c_node.type == tree.XML_ELEMENT_NODE and _has_name(c_node):
+                if self.n_named == capacity:
+                    capacity = max(64, 2 * capacity)
+                    grown = <xmlNode**>realloc(self.named_nodes, capacity * sizeof(xmlNode*))
+                    if grown is NULL:
+                        raise MemoryError()
+                    self.named_nodes = grown
+                self.named_nodes[self.n_named] = c_node
+                self.n_named += 1
+                values = [value for value in (_value(c_node, "class"), _value(c_node, "id"), _value(c_node, "itemprop"),
+                                              _value(c_node, "rel"), _value(c_node, "data-testid")) if value]
+                names.append(" ".join(values).casefold())
+            c_node = _step(c_node, self.top, &bodies)
+        self.names = names
+        return names
+
+    def named_element(self, Py_ssize_t k):
+        """The element of name ``k`` of :meth:`named`."""
+        if self.names is None or not 0 <= k < self.n_named:
+            raise IndexError(k)
+        return cetree.elementFactory(self.doc, self.named_nodes[k])
+
+    def lines(self, Py_ssize_t shortest, Py_ssize_t longest, bytes lengths):
+        """The indexes of the texts from ``shortest`` to ``longest`` characters long (not included) that, their
+        spaces joined to one between words and case-folded, may be as long as one of ``lengths`` says
+        (``lengths[n]`` is 1 for a length ``n`` wanted): an ASCII text's casefold is as long as it, any
+        other character's one to three characters long."""
+        cdef Py_ssize_t i, length, line, n, most = len(lengths) - 1, least = most + 1
+        cdef const unsigned char* wanted = lengths
+        cdef str text
+        for n in range(most + 1):
+            if wanted[n]:
+                least = n
+                break
+        found = []
+        for i in range(self.n):
+            text = <str>self.texts[i]
+            length = PyUnicode_GET_LENGTH(text)
+            if shortest <= length < longest:
+                line = _line_length(text)
+                if line > most or 3 * line < least:
+                    continue
+                if PyUnicode_IS_ASCII(text) and not wanted[line]:
+                    continue
+                found.append(i)
+        return found
+
+    def digits(self, Py_ssize_t start, Py_ssize_t stop):
+        """The indexes from ``start`` to ``stop`` of the texts that hold a decimal digit (what the pattern
+        ``\\d`` finds in a str)."""
+        cdef Py_ssize_t i, k, length
+        cdef int kind
+        cdef void* data
+        cdef str text
+        found = []
+        for i in range(max(0, start), min(stop, self.n)):
+            text = <str>self.texts[i]
+            length = PyUnicode_GET_LENGTH(text)
+            kind = PyUnicode_KIND(text)
+            data = PyUnicode_DATA(text)
+            for k in range(length):
+                if Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, k)):
+                    found.append(i)
+                    break
+        return found
+
+    def openings(self, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t longest, tuple starts, Py_ssize_t inner, str separators):
+        """The indexes from ``start`` to ``stop`` of the texts at most ``longest`` long that may open with one of
+        ``starts`` (case-folded, after spaces), or (those at most ``inner`` long) hold one of
+        ``separators``, spaces and "by"."""
+        cdef Py_ssize_t i, length
+        cdef str text
+        found = []
+        for i in range(max(0, start), min(stop, self.n)):
+            text = <str>self.texts[i]
+            length = PyUnicode_GET_LENGTH(text)
+            if length <= longest and (_may_open(text, starts) or (length <= inner and _may_hold_by(text, separators))):
+                found.append(i)
+        return found
