@@ -3,8 +3,8 @@ lxml's C API), the trees' evaluation (_trees.pyx), the text counts (_text.pyx), 
 per-element feature counts (_features.pyx), learning's page index (forest/learning/_name.pyx),
 its blocks' inline children (_inline.pyx), the markup guard's scan of a page's text
 (forest/_markup.pyx), the body's text nodes the printed date and byline search reads
-(forest/_texts.pyx), and the reset of the document order an XSLT pass leaves behind
-(patterns/_order.pyx).
+(forest/_texts.pyx), a region's text blocks without a wrapper's exclusions (patterns/_blocks.pyx),
+and the reset of the document order an XSLT pass leaves behind (patterns/_order.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -19,7 +19,7 @@ from setuptools.extension import Extension
 
 # What a machine without a working C compiler is told, instead of a compiler's traceback.
 NO_COMPILER = (
-    "forest: building its native code (forest/*.pyx, forest/classifier/*.pyx, forest/learning/*.pyx, patterns/_order.pyx) "
+    "forest: building its native code (forest/*.pyx, forest/classifier/*.pyx, forest/learning/*.pyx, patterns/*.pyx) "
     "needs a C compiler and Python's headers, "
     "and compiling failed ({error}). Install them (Debian/Ubuntu: apt-get install gcc python3-dev; "
     "Fedora: dnf install gcc python3-devel; macOS: xcode-select --install), then install forest again."
@@ -57,6 +57,8 @@ def extensions() -> list[Extension]:
         Extension("forest._markup", ["forest/_markup.pyx"]),
         # The body's text nodes and their owners, for the printed date and byline search: lxml's C API too.
         Extension("forest._texts", ["forest/_texts.pyx"], include_dirs=lxml.get_include()),
+        # A region's text blocks, skipping a wrapper's exclusions (patterns.text's stylesheet is its reference): lxml's C API too.
+        Extension("patterns._blocks", ["patterns/_blocks.pyx"], include_dirs=lxml.get_include()),
         # After an XSLT pass, the elements' document order: lxml's C API too.
         Extension("patterns._order", ["patterns/_order.pyx"], include_dirs=lxml.get_include()),
     ]
