@@ -1,9 +1,11 @@
 # Types of the body's native text list (forest/_texts.pyx), for mypy.
+import array
+
 from lxml import etree
 
 class BodyTexts:
     texts: list[str]
-    starts: list[int]
+    starts: array.array[int]
     def __init__(self, root: etree._Element) -> None: ...
     def owner(self, i: int) -> etree._Element: ...
     def first_text(self, element: etree._Element) -> int | None: ...

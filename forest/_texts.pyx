@@ -19,7 +19,9 @@ setup.py against the same lxml: importing that module first refuses a mismatched
 from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ
 from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_READ_CHAR
 from libc.stdlib cimport free, realloc
-from libc.string cimport strcmp, strlen
+from libc.string cimport memcmp, memcpy, strcmp, strlen
+from cpython cimport array
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdint cimport uint32_t
 
 cimport lxml.includes.etreepublic as cetree
@@ -28,12 +30,49 @@ from lxml.includes.tree cimport xmlNode
 
 from forest.classifier._walk cimport _is_text
 
+import array
+
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
 
 cetree.import_lxml__etree()
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
+
+
+# The strings of the short texts of spaces alone met last (the indentation between tags, most of a page's
+# texts), by a hash of their bytes: one string each, not one per text node.
+DEF _BLANKS = 64
+DEF _BLANK = 32
+cdef char _blank_bytes[_BLANKS][_BLANK]
+cdef Py_ssize_t _blank_size[_BLANKS]
+cdef PyObject* _blank_text[_BLANKS]
+cdef array.array _STARTS = array.array("q")
+
+
+cdef object _text(const char* content):
+    # The str of a text node's UTF-8 content.
+    cdef Py_ssize_t size = strlen(content), i
+    cdef unsigned int hash = 5381
+    cdef unsigned char c
+    cdef object text
+    if size > _BLANK:
+        return PyUnicode_DecodeUTF8(content, size, NULL)
+    for i in range(size):
+        c = <unsigned char>content[i]
+        if not (c == 32 or 9 <= c <= 13):
+            return PyUnicode_DecodeUTF8(content, size, NULL)
+        hash = hash * 33 + c
+    hash %= _BLANKS
+    if _blank_text[hash] is not NULL and _blank_size[hash] == size and memcmp(_blank_bytes[hash], content, size) == 0:
+        return <object>_blank_text[hash]
+    text = PyUnicode_DecodeUTF8(content, size, NULL)
+    Py_XDECREF(_blank_text[hash])
+    Py_INCREF(text)
+    _blank_text[hash] = <PyObject*>text
+    _blank_size[hash] = size
+    memcpy(_blank_bytes[hash], content, size)
+    return text
 
 
 cdef inline bint _is_body(xmlNode* c_node) noexcept nogil:
@@ -173,7 +212,7 @@ cdef class BodyTexts:
     cdef xmlNode** nodes
     cdef Py_ssize_t n, capacity
     cdef readonly list texts
-    cdef readonly list starts
+    cdef readonly array.array starts
     # The body's elements with a name (read when first asked for), and their names.
     cdef xmlNode** named_nodes
     cdef Py_ssize_t n_named
@@ -184,21 +223,22 @@ cdef class BodyTexts:
         cdef xmlNode* top = <xmlNode*>element._doc._c_doc
         cdef xmlNode* c_node = top.children
         cdef int bodies = 0
-        cdef Py_ssize_t start = 0
-        cdef const char* content
+        cdef Py_ssize_t start = 0, i
+        cdef long long* starts
         self.doc = element._doc
         self.top = top
         self.texts = []
-        self.starts = []
         while c_node is not NULL:
             if bodies and _is_text(c_node):
                 self._append(c_node)
-                content = <const char*>c_node.content
-                text = PyUnicode_DecodeUTF8(content, strlen(content), NULL) if content is not NULL else ""
-                self.texts.append(text)
-                self.starts.append(start)
-                start += PyUnicode_GET_LENGTH(text) + 1
+                self.texts.append(_text(<const char*>c_node.content) if c_node.content is not NULL else "")
             c_node = _step(c_node, top, &bodies)
+        # Where each text starts in them joined by spaces, as C integers (a Python int each cost as much as the texts).
+        self.starts = array.clone(_STARTS, self.n, zero=False)
+        starts = self.starts.data.as_longlongs
+        for i in range(self.n):
+            starts[i] = start
+            start += PyUnicode_GET_LENGTH(<str>self.texts[i]) + 1
 
     def __dealloc__(self):
         free(self.nodes)

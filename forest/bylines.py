@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -235,7 +235,7 @@ class _Texts:
         self.root = root
         self._native = BodyTexts(root)
         self.texts: list[str] = self._native.texts
-        self.starts: list[int] = self._native.starts
+        self.starts: Sequence[int] = self._native.starts
         self._joined: str | None = None
         self._years: list[tuple[int, int]] | None = None
 
