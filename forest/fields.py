@@ -17,7 +17,7 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.html import first_meta, meta_tags, meta_values, page_title
+from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
 from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
 from forest.titles import strip_site_name, title_parts
@@ -107,10 +107,11 @@ def extract_fields(
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
-    tags = _folded(meta_tags(root))
+    metas = head_metas(root)
+    tags = _folded(meta_tags(root, metas))
     site = {first_meta(tags, n).casefold() for n in _META_SITE} - {""}
     meta = {
-        "title": _meta_title(root, site),
+        "title": _meta_title(root, site, metas),
         "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), ""),
         "date": _iso(first_meta(tags, *_META_DATE)) or _iso(_suffixed_date(tags)),
     }
@@ -178,7 +179,7 @@ def _iso(value: str) -> str:
     return parsed.isoformat() if parsed is not None else ""
 
 
-def _meta_title(root: etree._Element, site: set[str]) -> str:
+def _meta_title(root: etree._Element, site: set[str], metas: list[Meta] | None = None) -> str:
     """The headline the page's meta tags state (``og:title``, ``twitter:title``), not the site's name.
 
     A tag whose value is the site's name (``og:site_name``) is not the headline; of two different
@@ -186,7 +187,7 @@ def _meta_title(root: etree._Element, site: set[str]) -> str:
     ``<title>`` or an ``<h1>`` also states.  The site's name joined to the headline ("Headline | Site")
     is stripped.
     """
-    values = dict.fromkeys(v for name in _META_TITLE for v in meta_values(root, name) if v.casefold() not in site)
+    values = dict.fromkeys(v for name in _META_TITLE for v in meta_values(root, name, metas) if v.casefold() not in site)
     titles = list(values)
     if not titles:
         return ""

@@ -225,20 +225,35 @@ def _meta(root: lxml_html.HtmlElement, name: str) -> str | None:
     return None
 
 
-def meta_values(root: lxml_html.HtmlElement, name: str) -> list[str]:
+# A <meta> element's property, name, itemprop and content attributes (None where absent).
+Meta = tuple[str | None, str | None, str | None, str | None]
+
+
+def head_metas(root: lxml_html.HtmlElement) -> list[Meta]:
+    """The page's ``<meta>`` elements (its head's, else all of the page's) as (property, name, itemprop, content):
+    read once for :func:`meta_tags` and :func:`meta_values`, which each read every one of them."""
+    return [(meta.get("property"), meta.get("name"), meta.get("itemprop"), meta.get("content")) for meta in _head_first(root, "meta")]
+
+
+def meta_values(root: lxml_html.HtmlElement, name: str, metas: list[Meta] | None = None) -> list[str]:
     """Every ``<meta name|property=name content=...>`` value of the page, in order, whitespace-normalized
-    (a page may state ``og:title`` twice: its site's name, then its headline)."""
-    values = (meta.get("content") for meta in _head_first(root, "meta") if name in (meta.get("property"), meta.get("name")))
+    (a page may state ``og:title`` twice: its site's name, then its headline).
+
+    :param metas: the page's :func:`head_metas`, where the caller read them.
+    """
+    values = (content for prop, named, _, content in (head_metas(root) if metas is None else metas) if name in (prop, named))
     return [" ".join(v.split()) for v in values if v and v.strip()]
 
 
-def meta_tags(root: lxml_html.HtmlElement) -> dict[str, str]:
-    """The page's ``<meta name|property|itemprop=... content=...>`` values, the first of each name."""
+def meta_tags(root: lxml_html.HtmlElement, metas: list[Meta] | None = None) -> dict[str, str]:
+    """The page's ``<meta name|property|itemprop=... content=...>`` values, the first of each name.
+
+    :param metas: the page's :func:`head_metas`, where the caller read them.
+    """
     tags: dict[str, str] = {}
-    for meta in _head_first(root, "meta"):
-        content = meta.get("content")
+    for prop, name, itemprop, content in head_metas(root) if metas is None else metas:
         if content and content.strip():
-            for key in (meta.get("property"), meta.get("name"), meta.get("itemprop")):
+            for key in (prop, name, itemprop):
                 if key:
                     tags.setdefault(key, content)
     return tags
