@@ -28,7 +28,8 @@ MAX_REGION_RATIO = 5
 
 
 def select(
-    root: etree._Element, wrapper: Wrapper, xpath: str, *, cut_tree: bool = False
+    root: etree._Element, wrapper: Wrapper, xpath: str, *, cut_tree: bool = False,
+    matched: list[etree._Element] | None = None,
 ) -> tuple[list[etree._Element], list[Block]]:
     """The region ``xpath`` (one of ``wrapper``'s patterns) selects on a parsed page, and its
     text blocks once the site's learned boilerplate is gone (its exclusions, template and
@@ -38,12 +39,15 @@ def select(
 
     :param cut_tree: cut the exclusions out of ``root`` itself, for callers that serialize
         the region afterwards; otherwise the text walk skips them.
+    :param matched: ``outermost`` of ``xpath`` on ``root``, when the caller read it already (and
+        the tree has not changed since): not read again.
     """
     body = root.find("body")
     # The paper's @dfs positions count the page as served: numbered at the first call, before any cut.
     if body is not None and body.get("dfs") is None and any("@dfs" in p.xpath for p in wrapper.patterns):
         number_elements(body)
-    nodes = outermost(compiled(xpath)(root))
+        matched = None  # a pattern that names the positions selects otherwise now
+    nodes = matched if matched is not None else outermost(compiled(xpath)(root))
     if len(nodes) > 1 and is_single_step(wrapper.comments):
         nodes = _without_thread(nodes, wrapper.comments)
     if not nodes:

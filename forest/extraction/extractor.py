@@ -156,11 +156,14 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     except ParseError:
         return None
     nodes = region.outermost(compiled(wrapper.main.xpath)(root))
-    # The headline outside the span would be searched for in the part parsed, and not found.
-    if not span.holds(root, nodes, used) or ("title" in wrapper.fields and not read_field(root, wrapper.fields, "title")):
+    if not span.holds(root, nodes, used):
         return None
-    title, found = _fields(root, text, wrapper)
-    article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url)
+    # The headline outside the span would be searched for in the part parsed, and not found.
+    headline = read_field(root, wrapper.fields, "title")
+    if "title" in wrapper.fields and not headline:
+        return None
+    title, found = _fields(root, text, wrapper, headline)
+    article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
     return _headed(article) if article is not None else None
 
 
@@ -196,14 +199,19 @@ def _states_headline(text: str, title: str) -> bool:
                and line.casefold() in folded for line in lines)
 
 
-def _fields(root: etree._Element, html: bytes | str, wrapper: Wrapper | None) -> tuple[str, dict[str, str | None]]:
-    """The page's title, and its author and date (forest.fields)."""
+def _fields(
+    root: etree._Element, html: bytes | str, wrapper: Wrapper | None, headline: str | None = None
+) -> tuple[str, dict[str, str | None]]:
+    """The page's title, and its author and date (forest.fields).
+
+    :param headline: the learned headline element's text, where the caller read it (else it is read here).
+    """
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
     found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else ())
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
-    title = read_field(root, wrapper.fields, "title") if wrapper is not None else None
+    title = headline or (read_field(root, wrapper.fields, "title") if wrapper is not None else None)
     if not title:
         title = strip_affixes(found["title"] or page_title(root), wrapper.title_affixes if wrapper else ("", ""))
         # The page's own statement of its headline, searched only where no learned place says it: no
@@ -215,12 +223,17 @@ def _fields(root: etree._Element, html: bytes | str, wrapper: Wrapper | None) ->
 
 def _wrapped(
     root: etree._Element, wrapper: Wrapper, patterns: Sequence[Pattern], title: str, found: dict[str, str | None],
-    comments: structure.Document | None, settings: Settings, url: str | None,
+    comments: structure.Document | None, settings: Settings, url: str | None, matched: list[etree._Element] | None = None,
 ) -> Article | None:
     """The article of the first of ``patterns`` whose region is plausible (its size within the
-    pattern's learned statistics), or None."""
+    pattern's learned statistics), or None.
+
+    :param matched: the first pattern's outermost matches on ``root``, where the caller read them (the span's check).
+    """
     for rank, pattern in enumerate(patterns):
-        nodes, blocks = region.select(root, wrapper, _widened(root, pattern.xpath), cut_tree=settings.html)
+        xpath = _widened(root, pattern.xpath)
+        nodes, blocks = region.select(root, wrapper, xpath, cut_tree=settings.html,
+                                      matched=matched if rank == 0 and xpath == pattern.xpath else None)
         n_words = region.words(blocks)
         if nodes and region.plausible(n_words, pattern.terms):
             confidence = region.confidence(blocks, n_words, pattern, wrapper, rank)
