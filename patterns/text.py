@@ -53,8 +53,16 @@ class Block:
 
 def prose_share(blocks: Sequence[Block]) -> float:
     """The share of the blocks' words that sit in sentence-like blocks (0 for no text)."""
-    total = sum(b.words for b in blocks)
-    return sum(b.words for b in blocks if b.is_prose) / total if total else 0.0
+    # Block.words and Block.is_prose inlined, each block's words counted once: extraction with a
+    # wrapper weighs every region it returns.
+    total = prose = 0
+    for block in blocks:
+        text = block.text
+        words = text.count(" ") + 1
+        total += words
+        if words >= PROSE_WORDS and not block.link_chars > MAX_LINK_SHARE * len(text):
+            prose += words
+    return prose / total if total else 0.0
 
 
 # Block boundaries and link edges, marked in the text the stylesheet writes: characters of
