@@ -16,7 +16,7 @@ from forest.wrapper import Wrapper
 from forest.xpaths import compiled
 from patterns.model import Pattern
 from patterns.refine import is_single_step
-from patterns.text import Block, prose_share, text_blocks
+from patterns.text import Block, prose_share, text_blocks, text_lengths
 
 # A match with fewer words than this share of the pattern's median region on the
 # sample pages is taken for a wrong match (a teaser, an empty shell of another template).
@@ -132,25 +132,20 @@ def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
 def _took_most(region: Sequence[etree._Element], kept: Sequence[Block]) -> bool:
     """Whether the blocks left hold less than half of the region's text."""
     twice = 2 * sum(len(b.text) for b in kept)
-    texts = [raw_text(node) for node in region]
-    # The raw length bounds the normalized one from above: most regions are decided without normalizing.
-    return twice < sum(map(len, texts)) and twice < sum(len(_normalized(text)) for text in texts)
+    lengths = [text_lengths(node) for node in region]
+    return twice < sum(raw for raw, _ in lengths) and twice < sum(normalized for _, normalized in lengths)
 
 
 def _text_length(element: etree._Element) -> int:
     """Characters of text with whitespace runs counted as one space, as blocks count them: a page's
     indentation is not text, and counted raw it outweighed the text it surrounds."""
-    return len(_normalized(raw_text(element)))
+    return text_lengths(element)[1]
 
 
 def raw_text(element: etree._Element) -> str:
     """The text of ``element``'s subtree, without its tail, as libxml2 writes it (in C: far quicker than joining itertext())."""
     text: str = etree.tostring(element, method="text", encoding="unicode", with_tail=False)
     return text
-
-
-def _normalized(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _without_thread(nodes: list[etree._Element], thread: str) -> list[etree._Element]:

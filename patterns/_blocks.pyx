@@ -514,3 +514,56 @@ def blocks(cetree._Element element not None, frozenset block_tags not None, tupl
     if lines.written >= 5 and memcmp(lines.prefix, b"<?xml", 5) == 0:
         return None  # lxml strips an XML declaration's encoding from the start of a transform's text
     return lines.blocks
+
+
+def text_lengths(cetree._Element element not None):
+    """``(len(text), len(" ".join(text.split())))`` of ``element``'s text as ``etree.tostring(element,
+    method="text", with_tail=False)`` writes it (every text and CDATA node of its subtree), or None
+    where that text holds an entity's (an entity reference: then read through lxml)."""
+    cdef xmlNode* top = element._c_node
+    cdef xmlNode* c_node = top
+    cdef const unsigned char* s
+    cdef Py_ssize_t chars = 0, normalized = 0
+    cdef bint in_word = False, any_word = False
+    cdef uint32_t c
+    cdef unsigned char b
+    cdef int more
+    if top.type != tree.XML_ELEMENT_NODE:
+        return None
+    while True:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            s = <const unsigned char*>c_node.content
+            while s is not NULL and s[0] != 0:
+                b = s[0]
+                s += 1
+                if b < 0x80:
+                    c = b
+                else:
+                    more = 1 if b < 0xe0 else 2 if b < 0xf0 else 3
+                    c = b & (0x1f if more == 1 else 0x0f if more == 2 else 0x07)
+                    while more and (s[0] & 0xc0) == 0x80:
+                        c = (c << 6) | (s[0] & 0x3f)
+                        s += 1
+                        more -= 1
+                    if more:
+                        return None  # not UTF-8: lxml's reading decides
+                chars += 1
+                if Py_UNICODE_ISSPACE(<Py_UCS4>c):
+                    in_word = False
+                else:
+                    if not in_word and any_word:
+                        normalized += 1  # the space between two words
+                    in_word = any_word = True
+                    normalized += 1
+        elif c_node.type == tree.XML_ENTITY_REF_NODE:
+            return None
+        # Depth first in document order, never above ``element``; entity declarations' children are not text of it.
+        if c_node.children is not NULL and c_node.type != tree.XML_ENTITY_REF_NODE and c_node.type != tree.XML_DTD_NODE:
+            c_node = c_node.children
+            continue
+        while c_node is not top and c_node.next is NULL:
+            c_node = c_node.parent
+        if c_node is top:
+            break
+        c_node = c_node.next
+    return chars, normalized

@@ -122,6 +122,17 @@ def text_blocks(nodes: Iterable[etree._Element], skip: tuple[str, ...] = ()) -> 
     return blocks
 
 
+def text_lengths(node: etree._Element) -> tuple[int, int]:
+    """The length of ``node``'s text (without its tail) as ``etree.tostring(node, method="text")``
+    writes it, and of that text whitespace-normalized (``" ".join(text.split())``): counted in C
+    (patterns._blocks) without making the text."""
+    lengths = _blocks.text_lengths(node)
+    if lengths is None:  # an entity's text among it: lxml's reading
+        text: str = etree.tostring(node, method="text", encoding="unicode", with_tail=False)
+        return len(text), len(" ".join(text.split()))
+    return lengths
+
+
 def _transformed(node: etree._Element, transform: etree.XSLT) -> str:
     """The stylesheet's text of ``node``, with its block and link marks."""
     try:

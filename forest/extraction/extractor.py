@@ -35,7 +35,7 @@ from keywords.tfidf import tfidf_terms
 from patterns.dom import index_page
 from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
-from patterns.text import Block, text_blocks
+from patterns.text import Block, text_blocks, text_lengths
 
 # A line of the region's start this long, in words and in share of the page's title, that is
 # part of the title is the headline (_states_headline): a site's name alone is shorter.
@@ -260,8 +260,8 @@ def _widened(root: etree._Element, xpath: str) -> str:
         wide = wide[: match.start()]
     if wide == xpath:
         return xpath
-    kept = sum(len(" ".join(region.raw_text(node).split())) for node in region.outermost(compiled(xpath)(root)))
-    whole = sum(len(" ".join(region.raw_text(node).split())) for node in region.outermost(compiled(wide)(root)))
+    kept = sum(text_lengths(node)[1] for node in region.outermost(compiled(xpath)(root)))
+    whole = sum(text_lengths(node)[1] for node in region.outermost(compiled(wide)(root)))
     return wide if 2 * kept < whole else xpath
 
 

@@ -1,6 +1,7 @@
 """The region text pass in C (patterns._blocks, read by patterns.text.text_blocks) against its reference, the
 XSLT stylesheet's text read line by line (patterns.text._lines): equal blocks over hand-made and generated pages
-and skip patterns, and over a fixed sample of every shared dataset's pages (``-m bench``: all of them).
+and skip patterns, and over a fixed sample of every shared dataset's pages (``-m bench``: all of them).  Its
+text lengths (patterns.text.text_lengths) against the text lxml writes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataset_pages import dataset_pages, skip_without_datasets
 from forest.errors import ParseError
 from forest.html import parse_html
 from patterns import _blocks
-from patterns.text import BLOCK_TAGS, Block, _lines, _program, _stylesheet, _transformed, text_blocks
+from patterns.text import BLOCK_TAGS, Block, _lines, _program, _stylesheet, _transformed, text_blocks, text_lengths
 
 # Exclusions as learning writes them (forest.learning: consensus, boxes, comment sections), and the other forms the walk reads.
 LEARNED = [
@@ -49,7 +50,12 @@ def reference(node: etree._Element, skip: tuple[str, ...]) -> list[Block]:
 
 
 def check(node: etree._Element, skip: tuple[str, ...]) -> None:
-    """The walk's blocks equal the stylesheet's where the walk reads the patterns, and text_blocks equals it always."""
+    """The walk's blocks equal the stylesheet's where the walk reads the patterns, and text_blocks equals it always;
+    the text's lengths are those of lxml's text."""
+    text = etree.tostring(node, method="text", encoding="unicode", with_tail=False)
+    assert text_lengths(node) == (len(text), len(" ".join(text.split())))
+    native_lengths = _blocks.text_lengths(node)
+    assert native_lengths is None or native_lengths == (len(text), len(" ".join(text.split())))
     program = _program(skip)
     expected = reference(node, skip)
     if program is not None:
@@ -133,6 +139,8 @@ def test_other_nodes_are_left_to_the_stylesheet() -> None:
     # A block's text starts with its mark, not with the declaration.
     assert _blocks.blocks(xml("<div>&lt;?xml version='1.0'?&gt;</div>"), BLOCK_TAGS, (), Block) == [Block("<?xml version='1.0'?>", 0)]
     assert _blocks.blocks(etree.Comment("c"), BLOCK_TAGS, (), Block) is None
+    assert _blocks.text_lengths(xml("<!DOCTYPE div [<!ENTITY e 'x'>]><div>&e;</div>")) is None
+    assert _blocks.text_lengths(etree.Comment("c")) is None
 
 
 def test_a_pattern_xslt_cannot_match_is_refused() -> None:
