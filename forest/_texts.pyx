@@ -42,8 +42,9 @@ cdef extern from "Python.h":
 
 # The strings of the short texts of spaces alone met last (the indentation between tags, most of a page's
 # texts), by a hash of their bytes: one string each, not one per text node.
-DEF _BLANKS = 64
-DEF _BLANK = 32
+cdef enum:
+    _BLANKS = 64  # strings kept
+    _BLANK = 32  # bytes of the longest
 cdef char _blank_bytes[_BLANKS][_BLANK]
 cdef Py_ssize_t _blank_size[_BLANKS]
 cdef PyObject* _blank_text[_BLANKS]
