@@ -425,10 +425,18 @@ def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
         return None
     if name == "date":
         stamp = _stamp(element)
-        if stamp or parse_date(_text(element)) is not None or not len(element):
-            return _iso(stamp or _text(element)) or None
+        if stamp:
+            return _iso(stamp) or None
+        text = _text(element)
+        # The text is whitespace-normalized already: its date, where it states one, is _iso(text)'s
+        # (parsed once: a date's formats are tried one by one).
+        parsed = parse_date(text)
+        if parsed is not None:
+            return parsed.isoformat()
+        if not len(element):
+            return None
         # A dateline's container learned by its own text ("Posted: Thu, 10 Jan 2008 | By Reuters").
-        return _iso(" ".join(_own_text(element).split()) or _text(element)) or None
+        return _iso(" ".join(_own_text(element).split()) or text) or None
     text = _text(element)
     if name == "author":
         text = BYLINE.sub("", text).strip(" ,;|")
