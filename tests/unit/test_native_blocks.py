@@ -79,7 +79,8 @@ PAGE = """<html><body><div id="a" class="x">
   <div class="share"><p>Share this</p></div>tail after share
   <div><p class="lead">Deep <b>bold</b></p><span>loose</span></div>
   <div class="x"><div><a href="http://e">Related <p>block inside a link</p> after</a></div></div>
-  <footer>Footer text</footer><ul class=" related  list"><li>r</li></ul>
+  <footer>Footer text</footer><ul class=" related  list"><li>r</li></ul><ul class="list\nrelated"><li>s</li></ul>
+  <ul class="\trelated\xa0list"><li>t</li></ul>
   <p class="lead note" id="n">   spaced   </p><section id="comments"><p>A comment</p></section>
 </div></body></html>"""
 
@@ -167,7 +168,7 @@ def test_built_trees_read_as_the_reference() -> None:
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "section", "br", "td"]
 WORDS = ["word", " ", "\n  ", "", "\xa0", "two words", "\u2003em", "&amp;", "\u4e2d"]
 ATTRIBUTES = ["", " class='x'", " class='x y'", " class=' x  y '", " class=''", " id='a'", " id='comments'", " class='commentlist'",
-              " class='x' id='a'", " href='http://e'", " class='xy'"]
+              " class='x' id='a'", " href='http://e'", " class='xy'", " class='x\ny'", " class='\tx\r\n'", " class='x\xa0y'"]
 texts = st.lists(st.sampled_from(WORDS), max_size=3).map(" ".join)
 fragments = st.recursive(
     texts | st.just("<!--c-->"),
