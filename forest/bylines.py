@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
+from operator import add
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -135,6 +137,8 @@ _BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em
 _NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box")
 # On names already lower-cased: a pattern of plain words, faster than any() of substring tests.
 _HINT = re.compile("|".join(_HINTS))
+# The words a name holds where _HINT or "byl" as a word (_BYL) is found in it.
+_HINT_WORDS = (*_HINTS, "byl")
 _BYL = re.compile(r"\bbyl\b")
 # Where a byline's name ends: a separator, a number (a date, a count), or the words that follow names.
 _NAME_END = re.compile(r"[|•·—–,;()\[\]@/\d]|\s-\s|\b(?:updated|published|posted|last|reviewed|edited|on|at|in|from|for|is|was|"
@@ -229,7 +233,7 @@ class _Texts:
     id, itemprop...).  A text's element is made only when asked for (:meth:`owner`): the XPath this
     replaced made a string and an element for every text of the page, half a parse's time."""
 
-    __slots__ = ("root", "texts", "starts", "_native", "_joined", "_years")
+    __slots__ = ("root", "texts", "starts", "_native", "_joined", "_years", "_name_starts")
 
     def __init__(self, root: etree._Element) -> None:
         self.root = root
@@ -238,6 +242,7 @@ class _Texts:
         self.starts: Sequence[int] = self._native.starts
         self._joined: str | None = None
         self._years: list[tuple[int, int]] | None = None
+        self._name_starts: list[int] | None = None
 
     def owner(self, i: int) -> etree._Element:
         """The element text ``i`` is in (a tail's too: the element its element is in)."""
@@ -263,6 +268,25 @@ class _Texts:
 
     def named_element(self, k: int) -> etree._Element:
         return self._native.named_element(k)
+
+    def named_with(self, words: tuple[str, ...]) -> list[int]:
+        """The indexes of the names that hold one of ``words``, in order: str.find of each word over all the
+        names at once (``names_joined``), not a pattern tried at every character of each name (a page
+        may name thousands of elements, each with a dozen classes)."""
+        names = self.named()
+        joined = self._native.names_joined
+        if self._name_starts is None:
+            # Where each name starts in them joined: the lengths before it and a separator after each.
+            self._name_starts = list(map(add, accumulate(map(len, names), initial=0), range(len(names) + 1)))
+        starts = self._name_starts
+        found = set()
+        for word in words:
+            at = joined.find(word)
+            while at >= 0:
+                k = bisect_right(starts, at) - 1
+                found.add(k)
+                at = joined.find(word, starts[k + 1])  # the next name's
+        return sorted(found)
 
     def lines(self, shortest: int, longest: int, wanted: set[str]) -> list[int]:
         """The indexes of the texts from ``shortest`` to ``longest`` characters long (``longest`` not
@@ -517,7 +541,8 @@ def _byline_anchor(texts: _Texts) -> _Headline | None:
 
 
 # Names of the elements that print an article's date ("post-date", "entry-meta", "published").
-_DATE_HINT = re.compile("date|time|publish|posted|byline|meta")
+_DATE_HINTS = ("date", "time", "publish", "posted", "byline", "meta")
+_DATE_HINT = re.compile("|".join(_DATE_HINTS))
 # A page whose date-named elements print more different dates than this is a listing, or has a
 # related-stories box: its first date is no more the article's than any other.  Without this
 # limit wcxb_dev gave dates on 6 more pages without one and none more right; re-measure with
@@ -530,7 +555,9 @@ def _dated_element(root: etree._Element, texts: _Texts) -> str | None:
     page has few such dates (a listing's or a related-stories box's many are no article's)."""
     lang = root.get("lang") or ""
     days: list[date] = []
-    for k, hint in enumerate(texts.named()):
+    names = texts.named()
+    for k in texts.named_with(_DATE_HINTS):
+        hint = names[k]
         if not _DATE_HINT.search(hint) or "comment" in hint:
             continue
         text = _text(texts.named_element(k))
@@ -567,7 +594,9 @@ def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
               else range(len(texts.texts)))
     candidates = _bylines(texts, window, inner=headline is not None)
-    for k, hint in enumerate(texts.named()):
+    names = texts.named()
+    for k in texts.named_with(_HINT_WORDS):
+        hint = names[k]
         if not (_HINT.search(hint) or ("byl" in hint and _BYL.search(hint))):
             continue
         element = texts.named_element(k)

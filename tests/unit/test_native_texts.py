@@ -76,6 +76,9 @@ class ReferenceTexts(bylines._Texts):
         assert self._named is not None
         return self._named[k][0]
 
+    def named_with(self, words: tuple[str, ...]) -> list[int]:
+        return [k for k, name in enumerate(self.named()) if any(word in name for word in words)]
+
     def lines(self, shortest: int, longest: int, wanted: set[str]) -> list[int]:
         return [k for k, text in enumerate(self.texts) if shortest <= len(text) < longest]
 
@@ -135,8 +138,12 @@ def xml(page: str) -> etree._Element:
         # Two bodies side by side, and one in a namespace (not XPath's "body").
         xml("<r xmlns:x='urn:x'><body>one</body><x:body>not</x:body><body><p>two</p></body></r>"),
         xml("<html><body>\u00e9\u4e2d\U0001F600 <p>\xa0</p></body></html>"),
+        # Names: an entity in a value (read by lxml), empty values, a namespaced class (no name), case to fold.
+        etree.fromstring("<!DOCTYPE html [<!ENTITY e 'Author'>]><html xmlns:x='urn:x'><body><p class='By &e; x' id=''>a</p>"
+                         "<p class='' rel='AUTHOR \u00df'>b</p><p x:class='not'>c</p><p data-testid='byl'/></body></html>",
+                         etree.XMLParser(resolve_entities=False)),
     ],
-    ids=["html", "empty-body", "no-body", "nested-bodies", "tails", "side-by-side", "unicode"],
+    ids=["html", "empty-body", "no-body", "nested-bodies", "tails", "side-by-side", "unicode", "names"],
 )
 def test_the_native_texts_equal_the_reference(root: etree._Element) -> None:
     check_texts(root)
@@ -297,3 +304,21 @@ def test_the_digit_sieve_keeps_the_texts_with_a_digit(texts: list[str]) -> None:
 @given(any_text)
 def test_three_letters_or_digits_are_read_as_isalnum_counts_them(text: str) -> None:
     assert (bylines._THREE_ALNUM.search(text) is not None) == (sum(c.isalnum() for c in text) >= 3)
+
+
+NAMES = ["author", "AUTH", "or", "Byl", "shopbylink", "x byl\ny", "post-Date", "a\nb", "", "updated-time meta", "\u00df \u1e9e",
+         "contributor-name", "time"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["class", "id", "rel", "itemprop", "data-testid", "title"]), st.sampled_from(NAMES)),
+                max_size=8))
+def test_the_names_searched_at_once_are_those_searched_one_by_one(attributes: list[tuple[str, str]]) -> None:
+    html = etree.Element("html")
+    body = etree.SubElement(html, "body")
+    for name, value in attributes:
+        etree.SubElement(body, "span", {name: value})
+    texts, reference = bylines._Texts(html), ReferenceTexts(html)
+    assert texts.named() == reference.named()
+    for words in (bylines._HINT_WORDS, bylines._DATE_HINTS, ("ss", "or")):
+        assert texts.named_with(words) == reference.named_with(words)
