@@ -9,6 +9,11 @@ is the XPath and smart-string reading it replaces (tests/unit/test_native_texts.
 equal on the shared datasets' pages and on generated ones): the XPath made a string and a parent
 proxy for every text of a page, which cost half a parse.
 
+It also lists the names of the body's elements (class, id, itemprop, rel, data-testid: read into one
+buffer, decoded and case-folded once) and sifts the texts for the search's tests in Python (a
+byline's opening words, a headline's length, a digit): a sieve drops only texts its test would
+reject, so the search finds what it found, reading fewer texts.
+
 The nodes are read when the object is made: it stands for the tree as it was then, and a caller
 that changes the tree makes another.
 
@@ -171,7 +176,7 @@ cdef Py_ssize_t _add_value(_Buffer buffer, xmlNode* c_node, tree.xmlAttr* c_attr
 
 
 cdef inline bint _has_name(xmlNode* c_node) noexcept nogil:
-    # Whether an element has one of the attributes NAMES reads.
+    # Whether an element has one of the attributes _NAMES names: the XPath's [@class or @id or ...].
     cdef tree.xmlAttr* c_attr = c_node.properties
     cdef const char* name
     while c_attr is not NULL:
