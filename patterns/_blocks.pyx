@@ -36,7 +36,7 @@ from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISSPACE
 from libc.stdint cimport uint32_t
 from libc.stdlib cimport free, realloc
-from libc.string cimport memcmp, memcpy, strcmp, strlen
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -176,6 +176,27 @@ cdef class _Lines:
         self.size, self.pending_space = size, pending
         self.part_chars, self.part_first, self.part_last = part_chars, part_first, part_last
         return 0
+
+    cdef int read(self, const unsigned char* s, Py_ssize_t n) except -1:
+        # A text node's bytes.  A page's own U+E000, U+E001 or U+E002 in it is a mark to
+        # patterns.text, as the stylesheet's are: the line ends there, or a link starts or ends.
+        cdef Py_ssize_t start = 0, k = 0
+        cdef const unsigned char* at
+        while k < n:
+            at = <const unsigned char*>memchr(s + k, 0xee, n - k)
+            if at is NULL:
+                break
+            k = at - s
+            if k + 2 < n and s[k + 1] == 0x80 and 0x80 <= s[k + 2] <= 0x82:
+                self.add(s + start, k - start)
+                if s[k + 2] == 0x80:
+                    self.boundary()
+                else:
+                    self.link(s[k + 2] == 0x81)
+                k = start = k + 3
+            else:  # another character that starts with the same byte
+                k += 1
+        return self.add(s + start, n - start)
 
     cdef void _close_part(self) noexcept:
         if self.depth and self.part_first >= 0:
@@ -487,7 +508,7 @@ def blocks(cetree._Element element not None, frozenset block_tags not None, tupl
                     descend = True
             elif c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
                 if c_node.content is not NULL:
-                    lines.add(<const unsigned char*>c_node.content, strlen(<const char*>c_node.content))
+                    lines.read(<const unsigned char*>c_node.content, strlen(<const char*>c_node.content))
             elif c_node.type != tree.XML_COMMENT_NODE and c_node.type != tree.XML_PI_NODE:
                 return None
             if descend and c_node.children is not NULL:

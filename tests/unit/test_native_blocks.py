@@ -6,6 +6,8 @@ text lengths (patterns.text.text_lengths) against the text lxml writes.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -124,8 +126,10 @@ def xml(page: str) -> etree._Element:
         # Text starting as an XML declaration, which lxml strips from a transform's text: left to the stylesheet.
         "<span>&lt;?xml version='1.0' encoding='ascii'?&gt; text<p>x</p></span>",
         "<div>\u00e9\u4e2d\U0001F600 <p>\xa0 \u2003x\u3000</p><a>\x85 \u2028x\u2029</a></div>",
+        # The marks' own characters in a page's text are marks to the reader of the stylesheet's text too.
+        "<div>one\ue000two <a>l\ue002ink</a> a\ue001b\ue000c <p>\ue001x</p>y\ue002 z\uefff\ue0ff</div>",
     ],
-    ids=["comments", "entity", "namespace", "xml-declaration", "unicode"],
+    ids=["comments", "entity", "namespace", "xml-declaration", "unicode", "marks"],
 )
 def test_other_nodes_read_as_the_reference(page: str) -> None:
     root = xml(page)
@@ -166,7 +170,7 @@ def test_built_trees_read_as_the_reference() -> None:
 # Generated markup: texts (some blank, some of link text), links, blocks and inline elements, with attributes
 # the generated skip patterns name (or nearly: a class with spaces, an empty one, a prefix of another).
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "section", "br", "td"]
-WORDS = ["word", " ", "\n  ", "", "\xa0", "two words", "\u2003em", "&amp;", "\u4e2d"]
+WORDS = ["word", " ", "\n  ", "", "\xa0", "two words", "\u2003em", "&amp;", "\u4e2d", "\ue000", "\ue001", "\ue002", "\ue0ff"]
 ATTRIBUTES = ["", " class='x'", " class='x y'", " class=' x  y '", " class=''", " id='a'", " id='comments'", " class='commentlist'",
               " class='x' id='a'", " href='http://e'", " class='xy'", " class='x\ny'", " class='\tx\r\n'", " class='x\xa0y'"]
 texts = st.lists(st.sampled_from(WORDS), max_size=3).map(" ".join)
@@ -201,7 +205,9 @@ def _parsed(html: str) -> etree._Element | None:
 
 def page_patterns(root: etree._Element) -> tuple[str, ...]:
     """Skip patterns for a page as learning writes them, from its own names: a class, an id, one under another."""
-    named = [e for e in root.iter(etree.Element) if e.get("class") or e.get("id")][::7][:12]
+    # An element name with a prefix (fb:send) is no match pattern: libxslt knows no such namespace.
+    named = [e for e in root.iter(etree.Element) if (e.get("class") or e.get("id")) and re.fullmatch(r"[a-z][a-z0-9-]*", e.tag)]
+    named = named[::7][:12]
     found = [f"{e.tag}[@class='{e.get('class')}']" if e.get("class") else f"{e.tag}[@id='{e.get('id')}']"
              for e in named if "'" not in (e.get("class") or e.get("id") or "")]
     return tuple(found[:6]) + tuple(f"{step}/div" for step in found[6:9]) + tuple(LEARNED[4:])
