@@ -86,6 +86,9 @@ _UPDATED_WORDS = re.compile(r"\b(?:last updated|updated|last modified|page updat
 _UPDATED_STEMS = ("pdated", "odified", "PDATED")
 # 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
 _SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")
+# The same with a two-digit year, read only before a time of day, as a dateline prints it ("12/4/13 at
+# 11:47 AM"): alone, "1/2/25" is as often a score, a fraction or a version.  Its century is the web's.
+_SLASHED_SHORT = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{2})(?=,?\s+(?:at\s+|@\s*)?\d{1,2}:\d\d)")
 _DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za")
 # Years a publication date can have: the web's, to next year (a page stamped ahead of a reader's clock).
 FIRST_YEAR = 1991
@@ -113,7 +116,8 @@ _UPDATED = re.compile(r"(updated?|modified|aktualisiert|mis à jour|mise à jour
 _DIGIT = re.compile(r"\d")
 # Three letters or digits (str.isalnum's characters: \w's but "_"), anywhere: what a title's part needs to be a headline.
 _THREE_ALNUM = re.compile(r"[^\W_](?:[\W_]*[^\W_]){2}")
-# The four digits of a year, which every written date above prints (_WRITTEN's and _SLASHED's \d{4}).
+# The four digits of a year, which every written date above prints (_WRITTEN's and _SLASHED's \d{4}) but
+# _SLASHED_SHORT's, which has slashes.
 _YEAR_DIGITS = re.compile(r"\d{4}")
 
 # The words a byline opens with ("By Ana Lima", "Written by", "Von", "Par"...), dropped from a name.
@@ -164,7 +168,7 @@ def written_dates(text: str, lang: str = "") -> list[tuple[date, int, int]]:
     :param lang: the page's language (``<html lang>``), which says whether 03/04/2014 is
         March or April.
     """
-    if not _YEAR_DIGITS.search(text):  # every pattern's year; most texts of a page hold none
+    if not _YEAR_DIGITS.search(text) and "/" not in text:  # a year's four digits, or a short date's slashes: most texts hold neither
         return []
     found: list[tuple[date, int, int]] = []
     taken: list[tuple[int, int]] = []
@@ -179,12 +183,15 @@ def written_dates(text: str, lang: str = "") -> list[tuple[date, int, int]]:
                 found.append((day, match.start(), match.end()))
                 taken.append((match.start(), match.end()))
     day_first = not lang.casefold().startswith("en") or lang.casefold().startswith(_DAY_FIRST_ENGLISH)
-    for match in _SLASHED.finditer(text):
+    century = date.today().year // 100 * 100
+    for match in (*_SLASHED.finditer(text), *_SLASHED_SHORT.finditer(text)):
         if any(s < match.end() and match.start() < e for s, e in taken):
             continue
-        a, b = int(match.group("a")), int(match.group("b"))
+        a, b, year = int(match.group("a")), int(match.group("b")), int(match.group("y"))
+        if year < 100:  # "13" is 2013, "98" 1998: the years FIRST_YEAR on
+            year += century if century + year <= date.today().year + 1 else century - 100
         first_is_day = a > 12 or (day_first and b <= 12)
-        day = _valid(int(match.group("y")), b if first_is_day else a, a if first_is_day else b)
+        day = _valid(year, b if first_is_day else a, a if first_is_day else b)
         if day is not None:
             found.append((day, match.start(), match.end()))
     return sorted(found, key=lambda f: f[1])

@@ -37,8 +37,9 @@ def _page(headline: str, byline: str, *, before: str = "", after: str = "", titl
         ("Veröffentlicht am 3. März 2014", "2014-03-03"),
         ("8:43 AM, April 19, 2013", "2013-04-19"),
         ("12/28/2005 3:33:49 PM, by Anders Bylund", "2005-12-28"),
+        ("12/4/13 at 11:47 AM", "2013-12-04"),
     ],
-    ids=["pelican", "posted-on", "french", "iso", "german", "time-first", "us-slashes"],
+    ids=["pelican", "posted-on", "french", "iso", "german", "time-first", "us-slashes", "two-digit-year"],
 )
 def test_the_date_printed_by_the_headline_is_found(byline: str, day: str) -> None:
     html = _page("Volunteers clear the orchard path", byline)
@@ -365,3 +366,18 @@ def test_an_update_line_dates_a_page_without_h1_but_not_a_service_page() -> None
     # A shop's or a service's page (with an <h1>) says when it was last updated, not when it was published.
     service = _page("Our consulting services", "", after=ARTICLE * 8 + "<p>Last updated: November 13, 2025</p>")
     assert _fields(service)["date"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "found"),
+    [
+        ("12/4/13 at 11:47 AM", "en-US", [date(2013, 12, 4)]),
+        ("14/01/08 7:36 AM", "en", [date(2008, 1, 14)]),  # over 12 first: the day
+        ("01/08/08, 05:30 PM", "en-GB", [date(2008, 8, 1)]),
+        ("5/6/98 10:00", "en-US", [date(1998, 5, 6)]),  # the web's century: not 2098
+        ("Won 1/2/25 on aggregate", "en", []),  # no time after it: a score as often as a date
+        ("Version 3/4/12", "en", []),
+    ],
+)
+def test_a_two_digit_year_is_read_before_a_time_only(text: str, lang: str, found: list[date]) -> None:
+    assert [day for day, _, _ in written_dates(text, lang)] == found
