@@ -20,6 +20,7 @@ from lxml import etree
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
 from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
+from forest.metadata import _DATE_ATTRIBUTES  # the names date_attribute reads: an element with none of them has no such date
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -53,6 +54,7 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
               "datecreated")
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
+_DATE_NAMES = frozenset(_DATE_ATTRIBUTES)
 
 
 
@@ -65,12 +67,13 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
     """
     learned: dict[str, str] = {}
     bodies: dict[int, _Body] = {}  # each page's body read once for all three fields, when one has a value
+    days: dict[str, date | None] = {}  # each distinct text's day, parsed once for all the pages (a template's repeat)
     for name in FIELDS:
         pages: list[tuple[etree._Element, list[etree._Element]]] = []
         for k, (root, meta) in enumerate(samples):
             value = _value(meta, name)
             if value:
-                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root))
+                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, days))
                 pages.append((root, _matches(body, name, value)))
         if not any(found for _, found in pages):
             continue
@@ -238,18 +241,19 @@ class _Body:
 
     __slots__ = ("elements", "_sizes", "_raw", "_texts", "_words", "_names", "_days")
 
-    def __init__(self, body: etree._Element | None) -> None:
+    def __init__(self, body: etree._Element | None, days: dict[str, date | None] | None = None) -> None:
         self.elements: list[etree._Element] = list(body.iter(etree.Element)) if body is not None else []
         self._sizes: dict[etree._Element, int] | None = None
         self._raw: dict[etree._Element, str] = {}  # short elements' texts as itertext joins them
         self._texts: dict[etree._Element, str] = {}
         self._words: dict[etree._Element, list[str]] = {}
         self._names: dict[str, list[str]] = {}
-        self._days: dict[str, date | None] = {}
+        self._days: dict[str, date | None] = {} if days is None else days
 
     @classmethod
-    def of(cls, root: etree._Element) -> _Body:
-        return cls(root.find("body"))
+    def of(cls, root: etree._Element, days: dict[str, date | None] | None = None) -> _Body:
+        """The body of ``root``; ``days``: each text's day as :meth:`day` parses it, shared by the pages of a sample."""
+        return cls(root.find("body"), days)
 
     def short(self, limit: float) -> list[etree._Element]:
         """The elements with some text but at most ``limit`` characters of it (spaces aside), in document order.
@@ -316,6 +320,46 @@ class _Body:
             return None
         return self._parsed(text)
 
+    def stated_days(self) -> Iterator[tuple[etree._Element, date]]:
+        """``(element, day)`` for every element :meth:`day` reads a day in, in document order.
+
+        Equal to :meth:`day` of each element (its reference), with less read: an element without
+        attributes has no timestamp, one without date_attribute's names has none of those, and one
+        whose own text holds no digit states no day, found in one walk over the body's texts and
+        tails (each element's join of its own text was most of the date's search).
+        """
+        if not self.elements:
+            return
+        digit = _DIGIT.search
+        digits: set[etree._Element] = set()
+        for node in self.elements[0].iter():  # comments' and processing instructions' tails are their parents' own text too
+            tail = node.tail
+            if tail and digit(tail):
+                above = node.getparent()
+                if above is not None:
+                    digits.add(above)
+            if isinstance(node.tag, str):
+                text = node.text
+                if text and digit(text):
+                    digits.add(node)
+        for element in self.elements:
+            keys = element.keys()
+            stamp = None
+            if keys:
+                get, tag = element.get, element.tag
+                stamp = get("datetime") or (get("content") if tag == "meta" else None) or (
+                    get("title") if tag == "abbr" else None) or (
+                    date_attribute(element) if not _DATE_NAMES.isdisjoint(keys) else None)
+            if stamp:
+                day = self._parsed(stamp)
+            elif element in digits:
+                text = " ".join(_own_text(element).split())
+                day = self._parsed(text) if len(text) <= MAX_BYLINE else None
+            else:
+                continue
+            if day is not None:
+                yield element, day
+
     def _parsed(self, text: str) -> date | None:
         if text in self._days:
             return self._days[text]
@@ -332,8 +376,7 @@ def _matches(body: _Body, name: str, value: str) -> list[etree._Element]:
         if day is None:
             return []
         # One day either way: the feed's UTC time can fall on the day before or after the page's local date.
-        days = ((el, body.day(el)) for el in body.elements)
-        return [el for el, found in days if found is not None and abs((found - day).days) <= 1]
+        return [el for el, found in body.stated_days() if abs((found - day).days) <= 1]
     want = _words(value)
     if not want:
         return []

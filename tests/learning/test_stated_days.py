@@ -1,0 +1,88 @@
+"""The date's search over a sample page (forest.fields._Body.stated_days) against its reference, _Body.day of
+every element of the body: the same elements with the same days, in document order.  Over hand-made pages
+(timestamps in attributes, a date in a comment's tail, a digit in a child's tail, a long text) and a fixed
+sample of every shared dataset's pages (``-m bench``: all of them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+
+import pytest
+from lxml import etree
+
+from forest.errors import ParseError
+from forest.fields import _Body
+from forest.html import parse_html
+
+# The sample: every STEP-th of a dataset's first SAMPLE * STEP records.
+SAMPLE, STEP = 8, 10
+
+
+def check(root: etree._Element) -> int:
+    body, reference = _Body.of(root), _Body.of(root)
+    want = [(element, day) for element in body.elements if (day := reference.day(element)) is not None]
+    got = list(body.stated_days())
+    assert [day for _, day in got] == [day for _, day in want]
+    assert all(a is b for (a, _), (b, _) in zip(got, want, strict=True))
+    return len(body.elements)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<html><body></body></html>",
+        "<html><body><time datetime='2024-04-16T09:00:00Z'>yesterday</time><meta content='2024-04-15'>"
+        "<abbr class='published' title='2024-04-14'>then</abbr><span data-pubdate=' 2024-04-13 '>x</span>"
+        "<span data-published=''>12 April 2024</span><time datetime=''>11 April 2024</time></body></html>",
+        "<html><body><p><b>Posted:</b> 10 April 2024</p><p>On <!-- 9 April 2024 -->9 April<!-- c --> 2024</p>"
+        "<div>Posted<?pi 1?> 8 April 2024</div><p>" + "a long text " * 20 + "7 April 2024</p></body></html>",
+        "<html><body><ul><li>3</li><li>4 May 2023<span>x</span>, and</li></ul><p>May 2, 2023 at 11:47 AM</p></body></html>",
+    ],
+    ids=["empty", "attributes", "tails-comments-long", "lists"],
+)
+def test_the_days_stated_equal_the_reference(page: str) -> None:
+    check(parse_html(page))
+
+
+def test_a_page_without_a_dated_element_states_none() -> None:
+    assert list(_Body.of(parse_html("<html><body><p>no date</p></body></html>")).stated_days()) == []
+
+
+def test_the_hand_made_pages_state_days() -> None:
+    root = parse_html("<html><body><time datetime='2024-04-16'>x</time><p><b>Posted:</b> 10 April 2024</p></body></html>")
+    assert [(e.tag, d.isoformat()) for e, d in _Body.of(root).stated_days()] == [("time", "2024-04-16"), ("p", "2024-04-10")]
+
+
+def _dataset_roots(every: bool) -> list[etree._Element]:
+    from eval.datasets import available, load, resolve
+
+    roots = []
+    for name in available():
+        if every:
+            pages = [s.html for s in load(name)]
+        else:
+            with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
+                pages = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP)]
+        for html in pages:
+            try:
+                roots.append(parse_html(html))
+            except ParseError:
+                continue
+    if not roots:
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+    return roots
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_equals_the_reference() -> None:
+    assert sum(check(root) for root in _dataset_roots(every=False)) > 0
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_every_dataset_page_equals_the_reference() -> None:
+    for root in _dataset_roots(every=True):
+        check(root)
