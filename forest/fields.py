@@ -17,6 +17,7 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
+from forest.learning._inline import text_sizes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
 from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
@@ -38,8 +39,6 @@ NEAR_MATCH_SHARE = 0.7
 # for punctuation and a site name) cannot match it, even nearly.
 MAX_MATCH_RATIO = 3
 _WORD = re.compile(r"\w+")
-# The spaces a text's size leaves out (its characters but these are counted against a value's).
-_SPACES = str.maketrans("", "", " \n\t\r")
 _DIGIT = re.compile(r"\d")
 _META_TITLE = ("og:title", "twitter:title")
 _META_SITE = ("og:site_name", "application-name", "twitter:site")
@@ -243,7 +242,7 @@ class _Body:
 
     def __init__(self, body: etree._Element | None, days: dict[str, date | None] | None = None) -> None:
         self.elements: list[etree._Element] = list(body.iter(etree.Element)) if body is not None else []
-        self._sizes: dict[etree._Element, int] | None = None
+        self._sizes: list[int] | None = None  # each element's characters of text, spaces aside
         self._raw: dict[etree._Element, str] = {}  # short elements' texts as itertext joins them
         self._texts: dict[etree._Element, str] = {}
         self._words: dict[etree._Element, list[str]] = {}
@@ -263,24 +262,17 @@ class _Body:
         a break, a wrapper of images) matches no value: learning reads the text of those it keeps.
         """
         if self._sizes is None:
-            size: dict[etree._Element, int] = {}
-            known = size.get
-            for element in reversed(self.elements):
-                text = element.text
-                n = len(text.translate(_SPACES)) if text else 0
-                for child in element:
-                    tail = child.tail
-                    n += known(child, 0) + (len(tail.translate(_SPACES)) if tail else 0)
-                size[element] = n
-            self._sizes = size
+            # In C (forest/learning/_inline.pyx; its reference, the Python loop over every element's
+            # children, is in tests/learning/test_native_inline.py).
+            self._sizes = text_sizes(self.elements[0]) if self.elements else []
         sizes, raw = self._sizes, self._raw
         # Their texts, children's first: an element's is its own text, its child elements' and their
         # tails (itertext's: a comment's or a processing instruction's tail, not its content).  A
         # short element's children are short, so each text is joined from texts already read.
-        for element in reversed(self.elements):
-            if sizes[element] <= limit and element not in raw:
+        for element, size in zip(reversed(self.elements), reversed(sizes)):
+            if size <= limit and element not in raw:
                 raw[element] = "".join([element.text or "", *(raw.get(c, "") + (c.tail or "") for c in element)])
-        return [element for element in self.elements if 0 < sizes[element] <= limit]
+        return [element for element, size in zip(self.elements, sizes) if 0 < size <= limit]
 
     def text(self, element: etree._Element) -> str:
         """:func:`_text` of ``element``, read once."""

@@ -15,6 +15,7 @@ setup.py against the same lxml: importing that module first refuses a mismatched
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, strlen
 
@@ -23,6 +24,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
 from lxml import etree
+
+from forest.classifier._walk cimport _text_or_skip
 
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
 
@@ -101,3 +104,100 @@ def inline_children(owner, frozenset block_tags):
             found.append((text, child))
         c_node = c_node.next
     return found
+
+
+cdef inline bint _iterated(xmlNode* c_node) noexcept nogil:
+    # lxml's _isElement: the nodes iterating an element gives (an element, a comment, an entity reference, a PI).
+    return (c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_COMMENT_NODE
+            or c_node.type == tree.XML_ENTITY_REF_NODE or c_node.type == tree.XML_PI_NODE)
+
+
+cdef int64_t _chars(xmlNode* c_node) noexcept nogil:
+    """The characters of the .text or .tail that starts at ``c_node`` (lxml's _collectText), but
+    spaces, newlines, tabs and carriage returns: UTF-8's lead bytes, continuation bytes aside."""
+    cdef int64_t n = 0
+    cdef const unsigned char* s
+    cdef unsigned char b
+    c_node = _text_or_skip(c_node)
+    while c_node is not NULL:
+        s = <const unsigned char*>c_node.content
+        if s is not NULL:
+            while s[0] != 0:
+                b = s[0]
+                if (b & 0xC0) != 0x80 and b != 32 and b != 10 and b != 9 and b != 13:
+                    n += 1
+                s += 1
+        c_node = _text_or_skip(c_node.next)
+    return n
+
+
+def text_sizes(top):
+    """Each element's characters of text in ``top``'s subtree, ``top`` first, in document order (its
+    ``iter(etree.Element)``'s): its .text, its child elements' sizes and every child's .tail (a comment's
+    and a processing instruction's, not their content), spaces, newlines, tabs and carriage returns
+    aside.  Its reference is forest.fields._Body.short's Python loop (tests/learning/test_native_inline.py)."""
+    cdef cetree._Element element = <cetree._Element?>top
+    cdef xmlNode* c_top = element._c_node
+    cdef xmlNode* c_node
+    cdef list sizes = []
+    cdef Py_ssize_t cap = 64, d = 0
+    cdef int64_t size
+    cdef int64_t* index
+    cdef int64_t* acc
+    cdef xmlNode** open_
+    cdef void* grown
+    if c_top.type != tree.XML_ELEMENT_NODE:
+        raise TypeError("text_sizes() needs an element")
+    index = <int64_t*>malloc(cap * sizeof(int64_t))
+    acc = <int64_t*>malloc(cap * sizeof(int64_t))
+    open_ = <xmlNode**>malloc(cap * sizeof(xmlNode*))
+    try:
+        if index is NULL or acc is NULL or open_ is NULL:
+            raise MemoryError()
+        # Enter the top element: its index, its .text's characters, its children next.
+        index[0] = 0
+        acc[0] = _chars(c_top.children)
+        open_[0] = c_top
+        sizes.append(0)
+        c_node = c_top.children
+        while True:
+            while c_node is not NULL:
+                if c_node.type == tree.XML_ELEMENT_NODE:
+                    d += 1
+                    if d >= cap:
+                        cap *= 2
+                        grown = realloc(index, cap * sizeof(int64_t))
+                        if grown is NULL:
+                            raise MemoryError()
+                        index = <int64_t*>grown
+                        grown = realloc(acc, cap * sizeof(int64_t))
+                        if grown is NULL:
+                            raise MemoryError()
+                        acc = <int64_t*>grown
+                        grown = realloc(open_, cap * sizeof(xmlNode*))
+                        if grown is NULL:
+                            raise MemoryError()
+                        open_ = <xmlNode**>grown
+                    index[d] = len(sizes)
+                    acc[d] = _chars(c_node.children)
+                    open_[d] = c_node
+                    sizes.append(0)
+                    c_node = c_node.children
+                    continue
+                if _iterated(c_node):
+                    acc[d] += _chars(c_node.next)
+                c_node = c_node.next
+            # Leave the innermost open element: its size is its parent's, with its tail.
+            size = acc[d]
+            sizes[index[d]] = size
+            if d == 0:
+                break
+            c_node = open_[d]
+            d -= 1
+            acc[d] += size + _chars(c_node.next)
+            c_node = c_node.next
+    finally:
+        free(index)
+        free(acc)
+        free(open_)
+    return sizes

@@ -2,6 +2,8 @@
 their reference, the Python loop they replace: each child element whose tag is not block-level, in document
 order, with its XPath ``string()``.  Over hand-made trees and a fixed sample of every shared dataset's pages
 (``-m bench``: all of them); tests/learning/test_learning_shortcuts.py checks generated pages against itertext.
+The same for the subtrees' text sizes (``text_sizes``, read by forest.fields._Body.short) against the loop
+over every element's children they replace.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from lxml import etree
 
 from forest.errors import ParseError
 from forest.html import parse_html
-from forest.learning._inline import inline_children
+from forest.learning._inline import inline_children, text_sizes
 from patterns.text import BLOCK_TAGS
 
 _STRING = etree.XPath("string()")
@@ -27,8 +29,30 @@ def reference(owner: etree._Element) -> list[tuple[str, etree._Element]]:
     return [(str(_STRING(child)), child) for child in owner if isinstance(child.tag, str) and child.tag not in BLOCK_TAGS]
 
 
+# The spaces a text's size leaves out.
+_SPACES = str.maketrans("", "", " \n\t\r")
+
+
+def reference_sizes(top: etree._Element) -> list[int]:
+    """Each element's characters of text in ``top``'s subtree, spaces aside: its text, its child elements'
+    sizes and its children's tails, children first (the loop forest.fields._Body.short ran)."""
+    elements = list(top.iter(etree.Element))
+    size: dict[etree._Element, int] = {}
+    for element in reversed(elements):
+        text = element.text
+        n = len(text.translate(_SPACES)) if text else 0
+        for child in element:
+            tail = child.tail
+            n += size.get(child, 0) + (len(tail.translate(_SPACES)) if tail else 0)
+        size[element] = n
+    return [size[element] for element in elements]
+
+
 def check(root: etree._Element) -> int:
     checked = 0
+    body = root.find("body")
+    for top in (root, body) if body is not None else (root,):
+        assert text_sizes(top) == reference_sizes(top)
     for element in root.iter():
         got, want = inline_children(element, BLOCK_TAGS), reference(element)
         assert [text for text, _ in got] == [text for text, _ in want]
@@ -65,6 +89,8 @@ def test_an_entity_reference_is_joined_as_libxml2_joins_it() -> None:
     root = etree.fromstring(b"<!DOCTYPE d [<!ENTITY e 'entity text'>]><d><s>a &e; b</s></d>",
                             etree.XMLParser(resolve_entities=False))
     assert inline_children(root, frozenset()) == [("a entity text b", root[0])]
+    # An entity reference's text is no element's own: its tail is its parent's, as lxml iterates it.
+    assert text_sizes(root) == reference_sizes(root) == [2, 2]
 
 
 def _dataset_roots(every: bool) -> list[etree._Element]:
