@@ -12,7 +12,7 @@ It reads no lxml struct: unlike the page pass, it does not depend on the lxml it
 """
 
 from libc.stdlib cimport calloc, malloc, free
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint8_t
 
 import numpy as np
 
@@ -23,6 +23,21 @@ ctypedef fused row_t:
 ctypedef fused hashed_t:
     float
     double
+
+# A node as one record (forest.classifier.compact's NODE32 and NODE64): a step reads one cache line,
+# where three arrays (feature, threshold, children) cost three, and the ensemble's arrays overflow L1.
+# child[0] is the right child, child[1] the left: a step is child[x <= threshold].
+ctypedef struct Node32:
+    int32_t feature
+    float threshold
+    int32_t child[2]
+
+ctypedef struct Node64:
+    int32_t feature
+    int32_t pad
+    double threshold
+    int32_t child[2]
+
 
 # numpy's PW_BLOCKSIZE: runs up to this long are summed by 8 accumulators, longer ones halved.
 cdef enum:
@@ -65,9 +80,7 @@ def leaf_sums(
     const Py_ssize_t[::1] indptr,
     const Py_ssize_t[::1] position,
     Py_ssize_t n_hashed,
-    const int32_t[::1] feature,
-    const row_t[::1] threshold,
-    const int32_t[::1] children,
+    const uint8_t[::1] packed,
     const double[::1] value,
     const Py_ssize_t[::1] roots,
     int max_depth,
@@ -76,14 +89,29 @@ def leaf_sums(
 
     A row's columns are ``dense[row]`` then ``n_hashed`` hashed columns: CSR entry k of the row
     (``data[k]`` at column ``indices[k]``) adds into hashed column ``position[indices[k]]`` (none
-    when -1), summed in ``hashed_t`` as ``np.add.at`` sums duplicates.  Node i splits on column
-    ``feature[i]`` (left when the value is at most ``threshold[i]``); ``children[2i]`` is its right
-    child, ``children[2i + 1]`` its left; a leaf is its own child, so every tree takes
-    ``max_depth`` steps, as the lockstep walk in numpy did.  The caller checks every index.
+    when -1), summed in ``hashed_t`` as ``np.add.at`` sums duplicates.  ``packed`` holds the nodes
+    as records (Node32 for float rows, Node64 for double ones): node i splits on column
+    ``feature`` (left when the value is at most ``threshold``); ``child[0]`` is its right child,
+    ``child[1]`` its left; a leaf is its own child, so every tree takes ``max_depth`` steps, as the
+    lockstep walk in numpy did.  The caller checks every index.
     """
     cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
     cdef Py_ssize_t row, t, k, node, column
     cdef int d
+    cdef const Node32* nodes32 = NULL
+    cdef const Node64* nodes64 = NULL
+    cdef const Node32* at32
+    cdef const Node64* at64
+    if row_t is float:
+        if packed.shape[0] % sizeof(Node32):
+            raise ValueError("packed nodes are not Node32 records")
+        if packed.shape[0]:
+            nodes32 = <const Node32*>&packed[0]
+    else:
+        if packed.shape[0] % sizeof(Node64):
+            raise ValueError("packed nodes are not Node64 records")
+        if packed.shape[0]:
+            nodes64 = <const Node64*>&packed[0]
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] sums = out
     if n == 0:
@@ -118,8 +146,12 @@ def leaf_sums(
                 # child): the trees' steps are independent, so the CPU overlaps their reads.
                 for d in range(max_depth):
                     for t in range(n_trees):
-                        node = nodes[t]
-                        nodes[t] = children[2 * node + (x[feature[node]] <= threshold[node])]
+                        if row_t is float:
+                            at32 = &nodes32[nodes[t]]
+                            nodes[t] = at32.child[x[at32.feature] <= at32.threshold]
+                        else:
+                            at64 = &nodes64[nodes[t]]
+                            nodes[t] = at64.child[x[at64.feature] <= at64.threshold]
                 for t in range(n_trees):
                     leaves[t] = value[nodes[t]]
                 sums[row] = 0.0 + _pairwise(leaves, n_trees)

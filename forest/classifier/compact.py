@@ -97,10 +97,26 @@ class Compact:
                 raise ValueError(f"tree {name} index out of range")
         if nodes and int(feature.min()) < 0:
             raise ValueError("tree feature index out of range")
-        return {"feature": feature, "threshold": threshold, "threshold32": single, "children": children,
+        return {"feature": feature, "packed32": _packed(NODE32, feature, single, children),
+                "packed64": _packed(NODE64, feature, threshold, children),
                 "roots": np.ascontiguousarray(a["roots"], dtype=np.intp), "value": np.ascontiguousarray(a["value"], dtype=np.float64),
                 "columns": np.ascontiguousarray(a["hashed_columns"], dtype=np.intp),
                 "reads": np.asarray(int(feature.max()) + 1 if nodes else 0)}  # fmt: skip
+
+
+# A node as leaf_sums reads it, one record per node (_trees.pyx's Node32 and Node64, C's layout):
+# a step of the walk then reads one cache line, not one in each of three arrays.
+NODE32 = np.dtype([("feature", np.int32), ("threshold", np.float32), ("child", np.int32, (2,))], align=True)
+NODE64 = np.dtype([("feature", np.int32), ("pad", np.int32), ("threshold", np.float64), ("child", np.int32, (2,))], align=True)
+
+
+def _packed(kind: np.dtype, feature: np.ndarray, threshold: np.ndarray, children: np.ndarray) -> np.ndarray:
+    # The nodes as records of ``kind``, as bytes (children: right, left of each node, as leaf_sums reads them).
+    nodes = np.zeros(len(feature), dtype=kind)
+    nodes["feature"] = feature
+    nodes["threshold"] = threshold
+    nodes["child"] = children.reshape(-1, 2)
+    return nodes.view(np.uint8)
 
 
 def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.ndarray, hashed: sp.csr_matrix | None) -> np.ndarray:
@@ -136,8 +152,7 @@ def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.nd
         position[columns] = np.arange(len(columns))
     if int(a["reads"]) > width + len(columns):
         raise ValueError(f"the trees read column {int(a['reads']) - 1}, but rows have {width + len(columns)} columns")
-    threshold = a["threshold32"] if single else a["threshold"]
-    sums = leaf_sums(rows, data, indices, indptr, position, len(columns), a["feature"], threshold, a["children"],
+    sums = leaf_sums(rows, data, indices, indptr, position, len(columns), a["packed32"] if single else a["packed64"],
                      a["value"], a["roots"], int(settings["max_depth"]))  # fmt: skip
     if settings["aggregate"] == "mean":
         mean: np.ndarray = sums / len(a["roots"])
