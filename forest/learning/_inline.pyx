@@ -17,11 +17,11 @@ setup.py against the same lxml: importing that module first refuses a mismatched
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, strlen
+from libc.string cimport memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
-from lxml.includes.tree cimport xmlNode
+from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from lxml import etree
 
@@ -201,3 +201,89 @@ def text_sizes(top):
         free(acc)
         free(open_)
     return sizes
+
+
+# What forest.learning.comments._COMMENTISH finds in an id or a class, lower-cased ASCII ("respon": its
+# "respond" and "response"); a value with a non-ASCII character is always kept, as IGNORECASE matches
+# some of them to ASCII letters ("\u017f" to "s").
+cdef const char* _COMMENT_WORDS[6]
+_COMMENT_WORDS[0] = b"comment"
+_COMMENT_WORDS[1] = b"disqus"
+_COMMENT_WORDS[2] = b"discussion"
+_COMMENT_WORDS[3] = b"respon"
+_COMMENT_WORDS[4] = b"replies"
+_COMMENT_WORDS[5] = b"reactions"
+
+
+cdef bint _may_name_comments(const unsigned char* s) noexcept nogil:
+    cdef Py_ssize_t i, k, w
+    cdef const unsigned char* word
+    cdef unsigned char b
+    i = 0
+    while s[i] != 0:
+        if s[i] >= 0x80:
+            return True
+        i += 1
+    i = 0
+    while s[i] != 0:
+        for w in range(6):
+            word = <const unsigned char*>_COMMENT_WORDS[w]
+            k = 0
+            while word[k] != 0:
+                b = s[i + k]
+                if b >= 65 and b <= 90:
+                    b += 32
+                if b != word[k]:  # a value's end (0) differs from every letter
+                    break
+                k += 1
+            if word[k] == 0:
+                return True
+        i += 1
+    return False
+
+
+cdef bint _attribute_may_name(xmlNode* c_node, const char* name) noexcept nogil:
+    # The first attribute of that name in no namespace (element.get's), its value's text nodes checked;
+    # any other node in the value (an entity reference) keeps the element.
+    cdef xmlAttr* c_attr = c_node.properties
+    cdef xmlNode* c_text
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
+            c_text = c_attr.children
+            while c_text is not NULL:
+                if c_text.type != tree.XML_TEXT_NODE:
+                    return True
+                if c_text.content is not NULL and _may_name_comments(<const unsigned char*>c_text.content):
+                    return True
+                c_text = c_text.next
+            return False
+        c_attr = c_attr.next
+    return False
+
+
+def comment_named_candidates(top):
+    """The elements under ``top`` (not itself), in document order, whose id or class may name a comment
+    thread: it holds one of _COMMENT_WORDS in any ASCII case, or a non-ASCII character.  A superset of
+    those forest.learning.comments._COMMENTISH finds, which it then checks; the XPath it replaces,
+    ``.//*[@id or @class]``, gave every named element to that check (tests/learning/test_native_inline.py)."""
+    cdef cetree._Element element = <cetree._Element?>top
+    cdef cetree._Document doc = element._doc
+    cdef xmlNode* c_top = element._c_node
+    cdef xmlNode* c_node
+    cdef list found = []
+    if c_top.type != tree.XML_ELEMENT_NODE:
+        raise TypeError("comment_named_candidates() needs an element")
+    c_node = c_top.children
+    while c_node is not NULL and c_node is not c_top:
+        if c_node.type == tree.XML_ELEMENT_NODE:
+            if c_node.properties is not NULL and (_attribute_may_name(c_node, "id") or _attribute_may_name(c_node, "class")):
+                found.append(cetree.elementFactory(doc, c_node))
+            if c_node.children is not NULL:
+                c_node = c_node.children
+                continue
+        while c_node is not c_top and c_node.next is NULL:
+            c_node = c_node.parent
+        if c_node is c_top:
+            break
+        c_node = c_node.next
+    return found

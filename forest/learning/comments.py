@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from forest.learning._inline import comment_named_candidates
 from forest.learning.consensus import PageLabels
 from forest.region import clean, raw_text
 from patterns.dom import element_steps
@@ -45,7 +46,6 @@ MIN_REJECTED_SHARE = 0.9
 COMMENT_SECTIONS = tuple(
     f"//{tag}[contains(concat(@class, ' ', @id), 'omment')]" for tag in ("div", "section", "form", "ul", "ol")
 )
-_NAMED = etree.XPath(".//*[@id or @class]")
 _SECTION = etree.XPath(" | ".join(f"descendant-or-self::{xpath[2:]}" for xpath in COMMENT_SECTIONS))
 _NUMBERED = re.compile(r"\d")
 
@@ -62,7 +62,9 @@ class CommentNamed:
     def of(root: etree._Element) -> CommentNamed:
         body = root.find("body")
         found = []
-        for element in _NAMED(body) if body is not None else ():
+        # The elements whose id or class may name one, found in C (forest/learning/_inline.pyx): the
+        # pattern's search below runs on them alone, not on every element with an id or a class.
+        for element in comment_named_candidates(body) if body is not None else ():
             if _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}"):
                 named = tuple(s for s in element_steps(element) if _COMMENTISH.search(s.split("[", 1)[1]))
                 if named:

@@ -3,7 +3,9 @@ their reference, the Python loop they replace: each child element whose tag is n
 order, with its XPath ``string()``.  Over hand-made trees and a fixed sample of every shared dataset's pages
 (``-m bench``: all of them); tests/learning/test_learning_shortcuts.py checks generated pages against itertext.
 The same for the subtrees' text sizes (``text_sizes``, read by forest.fields._Body.short) against the loop
-over every element's children they replace.
+over every element's children they replace, and for the elements whose id or class may name a comment thread
+(``comment_named_candidates``, read by forest.learning.comments.CommentNamed.of): a superset of those of the
+XPath it replaces that the pattern finds, and the same once the pattern has checked them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from lxml import etree
 
 from forest.errors import ParseError
 from forest.html import parse_html
-from forest.learning._inline import inline_children, text_sizes
+from forest.learning._inline import comment_named_candidates, inline_children, text_sizes
+from forest.learning.comments import _COMMENTISH
 from patterns.text import BLOCK_TAGS
 
 _STRING = etree.XPath("string()")
@@ -48,11 +51,21 @@ def reference_sizes(top: etree._Element) -> list[int]:
     return [size[element] for element in elements]
 
 
+_NAMED = etree.XPath(".//*[@id or @class]")
+
+
+def _comment_named(element: etree._Element) -> bool:
+    return _COMMENTISH.search(f"{element.get('id', '')} {element.get('class', '')}") is not None
+
+
 def check(root: etree._Element) -> int:
     checked = 0
     body = root.find("body")
     for top in (root, body) if body is not None else (root,):
         assert text_sizes(top) == reference_sizes(top)
+        candidates, named = comment_named_candidates(top), _NAMED(top)
+        assert set(candidates) <= set(named)
+        assert [e for e in candidates if _comment_named(e)] == [e for e in named if _comment_named(e)]
     for element in root.iter():
         got, want = inline_children(element, BLOCK_TAGS), reference(element)
         assert [text for text, _ in got] == [text for text, _ in want]
@@ -73,6 +86,15 @@ def check(root: etree._Element) -> int:
 )
 def test_the_native_inline_children_equal_the_reference(page: str) -> None:
     assert check(parse_html(page)) > 0
+
+
+def test_comment_names_in_any_case_and_script_are_candidates() -> None:
+    root = parse_html("<html><body><div id='main'><div class='Comments-List'><p id='c1' class='x'>a</p></div>"
+                      "<section id='RESPONSE'></section><ul class='dıſcuſſion'></ul><span class='respo'></span>"
+                      "<div data-x='comment' class='y'></div><b class='disqus'/><i id='' class='replies'></i></div></body></html>")
+    got = comment_named_candidates(root.find("body"))
+    assert [e.get("class") or e.get("id") for e in got] == ["Comments-List", "RESPONSE", "dıſcuſſion", "disqus", "replies"]
+    assert all(_comment_named(e) for e in got)  # the long s of the third is an "s" to the pattern too
 
 
 def test_namespaced_cdata_and_hand_built_trees_equal_the_reference() -> None:
