@@ -175,10 +175,9 @@ class Features:
 
     def select(self, groups: Sequence[str]) -> tuple[np.ndarray, sp.csr_matrix | None]:
         """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones."""
-        ranges = [np.arange(*group_columns()[g]) for g in groups if g != "tokens"]
-        columns = np.concatenate(ranges) if ranges else np.zeros(0, dtype=np.int64)
+        columns, in_order = _selected_columns(tuple(groups))
         hashed = self.hashed if "tokens" in groups else None
-        if len(columns) == self.dense.shape[1] and np.array_equal(columns, np.arange(len(columns))):
+        if in_order and len(columns) == self.dense.shape[1]:
             return self.dense, hashed  # all groups in order (the default): no copy
         return self.dense[:, columns], hashed
 
@@ -198,6 +197,16 @@ class Features:
             spans = np.concatenate([p.spans for p in parts if p.spans is not None])
         dense = np.vstack([p.dense for p in parts])
         return Features(dense, sp.vstack([p.hashed for p in parts], format="csr"), page, spans)
+
+
+@functools.lru_cache(maxsize=64)
+def _selected_columns(groups: tuple[str, ...]) -> tuple[np.ndarray, bool]:
+    # The dense columns of ``groups`` and whether they are 0, 1, 2...: the same for every page a
+    # model reads, so worked out once per groups (every predicted page paid a few microseconds).
+    ranges = [np.arange(*group_columns()[g]) for g in groups if g != "tokens"]
+    columns = np.concatenate(ranges) if ranges else np.zeros(0, dtype=np.int64)
+    columns.setflags(write=False)  # shared by every call
+    return columns, bool(np.array_equal(columns, np.arange(len(columns))))
 
 
 @functools.lru_cache(maxsize=1)
@@ -376,6 +385,10 @@ def _row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray, n_hash:
     """
     indptr, column = row_tokens(tokens, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(ancestors, dtype=np.int64))
     data = np.ones(len(column), dtype=np.float32)
+    if len(column) <= np.iinfo(np.int32).max:
+        # scipy keeps int32 indices where they fit, as here; given an int64 indptr beside the int32
+        # columns, it checked and cast both (a third of the matrix's construction on a page).
+        indptr = indptr.astype(np.int32)
     return sp.csr_matrix((data, column, indptr), shape=(len(rows), n_hash))
 
 
