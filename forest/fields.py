@@ -17,11 +17,11 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.learning._inline import text_sizes
+from forest.learning._inline import day_candidates, text_sizes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
 from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
-from forest.metadata import _DATE_ATTRIBUTES  # the names date_attribute reads: an element with none of them has no such date
+from forest.metadata import _DATE_ATTRIBUTES  # the names date_attribute reads, among those _Body.day reads a timestamp from
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -53,7 +53,8 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
               "datecreated")
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
-_DATE_NAMES = frozenset(_DATE_ATTRIBUTES)
+# The attributes a timestamp is read from (_Body.day, _stamp): an element with none of them states its day in its text.
+_STAMP_NAMES = ("datetime", "content", "title", *_DATE_ATTRIBUTES)
 
 
 
@@ -315,40 +316,14 @@ class _Body:
     def stated_days(self) -> Iterator[tuple[etree._Element, date]]:
         """``(element, day)`` for every element :meth:`day` reads a day in, in document order.
 
-        Equal to :meth:`day` of each element (its reference), with less read: an element without
-        attributes has no timestamp, one without date_attribute's names has none of those, and one
-        whose own text holds no digit states no day, found in one walk over the body's texts and
-        tails (each element's join of its own text was most of the date's search).
+        Only the elements that may state one are read (forest.learning._inline.day_candidates, in
+        C: those with an attribute :meth:`day` reads a timestamp from, or an ASCII digit or a
+        non-ASCII character in their own text); asking every element was most of the date's search.
         """
         if not self.elements:
             return
-        digit = _DIGIT.search
-        digits: set[etree._Element] = set()
-        for node in self.elements[0].iter():  # comments' and processing instructions' tails are their parents' own text too
-            tail = node.tail
-            if tail and digit(tail):
-                above = node.getparent()
-                if above is not None:
-                    digits.add(above)
-            if isinstance(node.tag, str):
-                text = node.text
-                if text and digit(text):
-                    digits.add(node)
-        for element in self.elements:
-            keys = element.keys()
-            stamp = None
-            if keys:
-                get, tag = element.get, element.tag
-                stamp = get("datetime") or (get("content") if tag == "meta" else None) or (
-                    get("title") if tag == "abbr" else None) or (
-                    date_attribute(element) if not _DATE_NAMES.isdisjoint(keys) else None)
-            if stamp:
-                day = self._parsed(stamp)
-            elif element in digits:
-                text = " ".join(_own_text(element).split())
-                day = self._parsed(text) if len(text) <= MAX_BYLINE else None
-            else:
-                continue
+        for element in day_candidates(self.elements[0], _STAMP_NAMES):
+            day = self.day(element)
             if day is not None:
                 yield element, day
 

@@ -25,7 +25,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from lxml import etree
 
-from forest.classifier._walk cimport _text_or_skip
+from forest.classifier._walk cimport _next_element, _text_or_skip
 
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
 
@@ -286,4 +286,81 @@ def comment_named_candidates(top):
         if c_node is c_top:
             break
         c_node = c_node.next
+    return found
+
+
+cdef bint _digit_or_wide(xmlNode* c_node) noexcept nogil:
+    """Whether the .text or .tail that starts at ``c_node`` holds an ASCII digit or a non-ASCII
+    character (which may be a digit of another script: Python's ``\\d`` is Unicode's)."""
+    cdef const unsigned char* s
+    c_node = _text_or_skip(c_node)
+    while c_node is not NULL:
+        s = <const unsigned char*>c_node.content
+        if s is not NULL:
+            while s[0] != 0:
+                if s[0] >= 0x80 or (s[0] >= 48 and s[0] <= 57):
+                    return True
+                s += 1
+        c_node = _text_or_skip(c_node.next)
+    return False
+
+
+def day_candidates(top, names):
+    """The elements of ``top``'s subtree, itself first, in document order (``iter(etree.Element)``'s),
+    that may state a day as forest.fields._Body.day reads one: those with an attribute of one of
+    ``names`` (in any namespace), and those whose own text (their .text and their children's tails)
+    holds an ASCII digit or a non-ASCII character.  A superset: the caller reads each one's day."""
+    cdef cetree._Element element = <cetree._Element?>top
+    cdef cetree._Document doc = element._doc
+    cdef xmlNode* c_top = element._c_node
+    cdef xmlNode* c_node
+    cdef xmlNode* child
+    cdef xmlAttr* c_attr
+    cdef list encoded = [str(name).encode("utf-8") for name in names]
+    cdef Py_ssize_t n = len(encoded), k
+    cdef const char** wanted
+    cdef bint keep
+    cdef list found = []
+    if c_top.type != tree.XML_ELEMENT_NODE:
+        raise TypeError("day_candidates() needs an element")
+    wanted = <const char**>malloc((n + 1) * sizeof(const char*))
+    if wanted is NULL:
+        raise MemoryError()
+    try:
+        for k in range(n):
+            wanted[k] = <bytes>encoded[k]
+        c_node = c_top
+        while True:
+            # c_node is an element: keep it or not, then go to the next element in document order.
+            keep = False
+            c_attr = c_node.properties
+            while c_attr is not NULL and not keep:
+                for k in range(n):
+                    if strcmp(<const char*>c_attr.name, wanted[k]) == 0:
+                        keep = True
+                        break
+                c_attr = c_attr.next
+            if not keep:
+                keep = _digit_or_wide(c_node.children)
+                child = c_node.children
+                while child is not NULL and not keep:
+                    if _iterated(child):
+                        keep = _digit_or_wide(child.next)
+                    child = child.next
+            if keep:
+                found.append(cetree.elementFactory(doc, c_node))
+            child = _next_element(c_node.children)
+            if child is not NULL:
+                c_node = child
+                continue
+            while c_node is not c_top:
+                child = _next_element(c_node.next)
+                if child is not NULL:
+                    break
+                c_node = c_node.parent
+            if c_node is c_top:
+                break
+            c_node = child
+    finally:
+        free(wanted)
     return found

@@ -1,7 +1,8 @@
-"""The date's search over a sample page (forest.fields._Body.stated_days) against its reference, _Body.day of
-every element of the body: the same elements with the same days, in document order.  Over hand-made pages
-(timestamps in attributes, a date in a comment's tail, a digit in a child's tail, a long text) and a fixed
-sample of every shared dataset's pages (``-m bench``: all of them).
+"""The date's search over a sample page (forest.fields._Body.stated_days, which reads the elements the native
+forest.learning._inline.day_candidates keeps) against its reference, _Body.day of every element of the body:
+the same elements with the same days, in document order.  Over hand-made pages (timestamps in attributes, a
+date in a comment's tail, a digit in a child's tail, digits of another script, a long text) and a fixed sample
+of every shared dataset's pages (``-m bench``: all of them).
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def check(root: etree._Element) -> int:
         "<html><body><p><b>Posted:</b> 10 April 2024</p><p>On <!-- 9 April 2024 -->9 April<!-- c --> 2024</p>"
         "<div>Posted<?pi 1?> 8 April 2024</div><p>" + "a long text " * 20 + "7 April 2024</p></body></html>",
         "<html><body><ul><li>3</li><li>4 May 2023<span>x</span>, and</li></ul><p>May 2, 2023 at 11:47 AM</p></body></html>",
+        "<html><body><p>\u0661\u0662 April 2024</p><p>\uff11\uff12 April 2024</p><p>Posted <b>on</b> 12<!-- x --></p>"
+        "<p><!-- 12 April 2024 --></p><span xml:lang='en' title='2024-04-12'>t</span><abbr title='2024-04-11'>a</abbr></body></html>",
     ],
-    ids=["empty", "attributes", "tails-comments-long", "lists"],
+    ids=["empty", "attributes", "tails-comments-long", "lists", "scripts-and-titles"],
 )
 def test_the_days_stated_equal_the_reference(page: str) -> None:
     check(parse_html(page))
