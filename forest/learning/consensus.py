@@ -15,7 +15,6 @@ are the exception: a "related stories" list holds the article's keywords in its 
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -508,7 +507,6 @@ def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], el
     return next((xpath for xpath, found in eligible.items() if found == parents), None)
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _steps_below_anchor(key: str) -> int | None:
     """For a key extraction can cut inside a region: 0 for one step (``//div[@class='x']``, a
     side tag such as ``//figure``), n for an attributed anchor and n plain tags below it
@@ -521,15 +519,28 @@ def _steps_below_anchor(key: str) -> int | None:
     return path.count("/") + 1 if "/" not in head.split("[", 1)[0][2:] and "]/" not in head else None
 
 
-@functools.lru_cache(maxsize=1 << 16)
+# Each key's _cut_steps, kept across pages and sites (a template's keys recur on every page): a dict, as
+# an lru_cache's bookkeeping cost more than the lookup; emptied when it holds CUT_STEPS_KEPT keys.
+_CUT_STEPS: dict[str, int | None] = {}
+# Bounds the memory of a long batch; a site's sample has a few thousand keys.
+CUT_STEPS_KEPT = 1 << 16
+
+
 def _cut_steps(key: str) -> int | None:
     """:func:`_steps_below_anchor`, None also for a key of code (KEPT_TAGS), never cut: the tag of its
     elements is the key's last step's (read from the key, not from an element, for thousands of keys)."""
+    try:
+        return _CUT_STEPS[key]
+    except KeyError:
+        pass
     below = _steps_below_anchor(key)
-    if below is None:
-        return None
-    tag = key[2:].split("[", 1)[0] if below == 0 else key.rsplit("/", 1)[1]
-    return None if tag in KEPT_TAGS else below
+    if below is not None:
+        tag = key[2:].split("[", 1)[0] if below == 0 else key.rsplit("/", 1)[1]
+        below = None if tag in KEPT_TAGS else below
+    if len(_CUT_STEPS) >= CUT_STEPS_KEPT:
+        _CUT_STEPS.clear()
+    _CUT_STEPS[key] = below
+    return below
 
 
 def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool = True) -> np.ndarray:

@@ -409,3 +409,14 @@ def test_a_short_dateline_is_not_dense_by_two_of_its_words() -> None:
     # J = 0.229) is the article's evidence and stays.
     box = [2_000, 0, 100, 400, 0, 0, 0]
     assert _cuttable(np.array([dateline, box]), region).tolist() == [True, False]
+
+
+def test_cut_steps_are_kept_per_key_and_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forest.learning import consensus
+
+    monkeypatch.setattr(consensus, "_CUT_STEPS", {})
+    monkeypatch.setattr(consensus, "CUT_STEPS_KEPT", 3)
+    keys = ["//div[@class='x']/div/p", "//figure", "//div[@id='a']/pre", "//p", "//div[@class='y']"]
+    assert [consensus._cut_steps(key) for key in keys] == [2, 0, None, None, 0]
+    assert len(consensus._CUT_STEPS) <= 3  # emptied when full, not grown
+    assert [consensus._cut_steps(key) for key in keys] == [2, 0, None, None, 0]  # the same read from the cache
