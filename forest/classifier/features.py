@@ -323,14 +323,20 @@ def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, rows: 
     and only the few numeric columns are summed child by child, in the reference's order, for
     their bits.  The counts' log1p stays in numpy, for its bits too.
     """
-    # Blocks share elements: describe each distinct one, then copy to its rows.
-    distinct, inverse = np.unique(rows, return_inverse=True)
+    # Blocks share elements: describe each distinct one, then copy to its rows.  What np.unique(rows,
+    # return_inverse=True) returns, from a mark per element: rows are element indices, and numpy's
+    # sort of a page's rows cost more than the rest of the group on small pages.
+    seen = np.zeros(len(tree), dtype=bool)
+    seen[rows] = True
+    distinct = np.flatnonzero(seen)
+    inverse: np.ndarray = np.cumsum(seen)[rows] - 1
     out, counts = descendant_levels(
         distinct, np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.depth, dtype=np.int64),
         np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(base, dtype=np.float64), tag, N_LEVELS, N_TAGS,
     )
     out.reshape(len(distinct), N_LEVELS, base.shape[1] + N_TAGS)[:, :, 0] = np.log1p(counts)
-    return out[inverse.ravel()]
+    described: np.ndarray = out[inverse]
+    return described
 
 
 def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH, modern: bool = True) -> tuple[Features, np.ndarray]:
