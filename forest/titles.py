@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 
 from lxml import etree
 
+from forest.classifier._walk import body_texts
+
 # An affix is the site's when at least this share of the sample titles carry it (and two
 # at least): one page's title ending like another's by chance is not decoration.
 MIN_AFFIX_SHARE = 0.6
@@ -76,8 +78,6 @@ def _common(titles: Sequence[str], needed: int, *, reverse: bool) -> str:
 
 # Where a <title> is cut into the headline and the site's other parts ("Headline - Section - Site").
 _CUTS = re.compile(r"\s+(?:[|\u2013\u2014\u00bb\u00ab/:~\u2022\u00b7-]{1,2})\s+|_")
-# One pass over the page's text nodes (in C) finds those that state a part of the title alone.
-_TEXT_NODES = etree.XPath("//body//text()[string-length(normalize-space(.)) >= $shortest]")
 
 
 def strip_site_name(title: str, names: Iterable[str]) -> str:
@@ -121,8 +121,11 @@ def headline_of(root: etree._Element, title: str) -> str:
     if not parts:
         return title
     best = ""
-    for node in _TEXT_NODES(root, shortest=min(len(p) for p in parts)):
-        text = " ".join(str(node).split())
+    # One pass over the page's text nodes in C (its reference, the XPath
+    # //body//text()[string-length(normalize-space(.)) >= $shortest], is tests/unit/test_native_headline.py's)
+    # finds those that may state a part of the title alone.
+    for text in body_texts(root, min(len(p) for p in parts)):
+        text = " ".join(text.split())
         if text == title:
             return title
         if text in parts and len(text) > len(best):

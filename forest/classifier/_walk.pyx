@@ -763,3 +763,71 @@ def marked_elements(root, tuple attributes not None, tuple tags not None):
             break
         c_node = c_node.next
     return found
+
+
+cdef inline bint _is_body(xmlNode* c_node) noexcept nogil:
+    return c_node.type == tree.XML_ELEMENT_NODE and c_node.ns is NULL and strcmp(<const char*>c_node.name, "body") == 0
+
+
+cdef inline Py_ssize_t _normalized_length(const unsigned char* text) noexcept nogil:
+    # string-length(normalize-space(.)) of UTF-8 ``text``: its characters (bytes that do not continue
+    # one) outside XPath's whitespace (space, tab, CR, LF), plus one space between each two runs of them.
+    cdef Py_ssize_t length = 0
+    cdef bint gap = False
+    cdef unsigned char c
+    while text[0] != 0:
+        c = text[0]
+        if c == 32 or c == 9 or c == 13 or c == 10:
+            gap = length > 0
+        elif (c & 0xC0) != 0x80:
+            length += 1 + gap
+            gap = False
+        text += 1
+    return length
+
+
+def body_texts(root, Py_ssize_t shortest):
+    """The texts of ``//body//text()[string-length(normalize-space(.)) >= shortest]`` in the
+    document of ``root``, as str, in document order: the text (and CDATA) nodes inside a ``<body>``
+    (any, in no namespace) whose text, whitespace-normalized as XPath does it, has at least
+    ``shortest`` characters.  One walk in C, where libxml2's XPath made a string of every text
+    node's normalized text and lxml a smart string of every one it returned."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef xmlNode* c_node = top._c_node
+    cdef Py_ssize_t inside = 0
+    cdef list found = []
+    cdef const char* content
+    # The document's first node: XPath's // starts at the document, not at ``root``.
+    while c_node.parent is not NULL and c_node.parent.type != tree.XML_DOCUMENT_NODE \
+            and c_node.parent.type != tree.XML_HTML_DOCUMENT_NODE:
+        c_node = c_node.parent
+    if c_node.parent is not NULL:
+        c_node = c_node.parent.children
+    else:
+        while c_node.prev is not NULL:
+            c_node = c_node.prev
+    while c_node is not NULL:
+        if c_node.type == tree.XML_ELEMENT_NODE:
+            if _is_body(c_node):
+                inside += 1
+            if c_node.children is not NULL:
+                c_node = c_node.children
+                continue
+            if _is_body(c_node):
+                inside -= 1
+        elif inside and (c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE):
+            content = <const char*>c_node.content
+            if content is not NULL and _normalized_length(<const unsigned char*>content) >= shortest:
+                found.append(content.decode("utf-8"))
+            elif content is NULL and shortest <= 0:
+                found.append("")
+        # The next sibling, else the next sibling of the nearest ancestor that has one (leaving each
+        # ancestor climbed out of), up to the document.
+        while c_node.next is NULL:
+            c_node = c_node.parent
+            if c_node is NULL or c_node.type == tree.XML_DOCUMENT_NODE or c_node.type == tree.XML_HTML_DOCUMENT_NODE:
+                return found
+            if _is_body(c_node):
+                inside -= 1
+        c_node = c_node.next
+    return found
