@@ -6,7 +6,10 @@ import json
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from forest import metadata
 from forest.fields import extract_fields
 from forest.html import parse_html
 from forest.metadata import json_ld_fields, microdata_fields, normalize_date
@@ -108,3 +111,46 @@ def test_each_place_is_trusted_in_its_order_not_the_pages() -> None:
     assert microdata_fields(parse_html(_page(body=body))) == {"date": "2024-04-16", "author": "Bo Chen"}
     # rel=author in the head (a <link> to the site's humans.txt) is no byline.
     assert microdata_fields(parse_html(_page('<link rel="author" href="/humans.txt">'))) == {}
+
+
+# The source's pre-check of attributed_date: one regular expression for the three words' substring tests.
+_SOURCE_PIECES = st.sampled_from(["data-", "date-", "publish", "pubdate", "data-date-", "pub", "Data-", "x", " ", "é"])
+
+
+@settings(max_examples=300)
+@given(st.lists(_SOURCE_PIECES, max_size=8).map("".join))
+def test_the_date_attribute_precheck_is_the_words_substring_test(text: str) -> None:
+    words = [w.decode() for w in metadata._DATE_ATTRIBUTE_WORDS]
+    assert (metadata._DATE_ATTRIBUTE_TEXT.search(text) is not None) == any(w in text for w in words)
+    data = text.encode("utf-8")
+    assert (metadata._DATE_ATTRIBUTE_SOURCE.search(data) is not None) == any(w in data for w in metadata._DATE_ATTRIBUTE_WORDS)
+
+
+def _reference_scripts(html: str) -> list[str]:
+    # The JSON-LD scripts' texts as _json_ld_nodes read a str page before: the whole page encoded, the bytes' pattern.
+    data = html.encode("utf-8", errors="replace")
+    return [m.group(1).strip().decode("utf-8", errors="replace") for m in metadata._JSON_LD.finditer(data)]
+
+
+_LD_PIECES = st.sampled_from([
+    '<script type="application/ld+json">', "<SCRIPT TYPE='APPLICATION/LD+JSON' id=x>", "<script\ntype = application/ld+json>",
+    "<ſcript type=application/ld+json>", "</script>", "</SCRIPT >", "</script\n>", '{"a": 1}', " ", "\x1c", "\xa0", "\u2003",
+    "\n", "\ud800", "é", "K", "<", ">", "x",
+])
+
+
+@settings(max_examples=400)
+@given(st.lists(_LD_PIECES, max_size=10).map("".join))
+def test_json_ld_scripts_of_a_str_page_are_those_of_its_bytes(html: str) -> None:
+    scripts = [m.group(1).strip(metadata._ASCII_SPACE).encode("utf-8", errors="replace").decode("utf-8", errors="replace")
+               for m in metadata._JSON_LD_TEXT.finditer(html)]
+    assert scripts == _reference_scripts(html)
+
+
+def test_json_ld_of_a_str_page_is_read_as_of_its_bytes() -> None:
+    article = json.dumps({"@type": "NewsArticle", "headline": "H\u00e9"})
+    page = _page(head=f"<script type='application/ld+json'>\n {article} \n</script>")
+    assert metadata._json_ld_nodes(page) == metadata._json_ld_nodes(page.encode("utf-8")) == [{"@type": "NewsArticle", "headline": "H\u00e9"}]
+    # A no-break space is not ASCII whitespace: it is left in the script's text, which is then no JSON, read as bytes or not.
+    page = _page(head=f"<script type='application/ld+json'>\xa0{article}</script>")
+    assert metadata._json_ld_nodes(page) == metadata._json_ld_nodes(page.encode("utf-8")) == []
