@@ -258,12 +258,19 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
     extra: dict[int, str] = {}
     hidden = np.zeros(n)
     microdata = np.zeros(n)
+    # The flags' elements gathered and set at once: a numpy item assignment per element cost more than its test.
+    named: list[int] = []
+    hides: list[int] = []
     for i in tree.marked():
         a = attributes[i]
         if len(a) > 1:
-            extra[i] = (a.get("itemprop") or "") + " " + (a.get("role") or "")
-            microdata[i] = bool(extra[i].strip())
-        hidden[i] = _is_hidden(a)
+            extra[i] = value = (a.get("itemprop") or "") + " " + (a.get("role") or "")
+            if value.strip():
+                named.append(i)
+        if _is_hidden(a):
+            hides.append(i)
+    microdata[named] = 1.0
+    hidden[hides] = 1.0
     # Class and id are read from libxml2's nodes, without a str of either per element.
     counts, tokens = element_columns(tree.elements, tree.tags, extra, _TAG_INDEX, N_TAGS - 1, n_hash, modern)
     # The columns in C (forest.classifier._features.node_numeric): the subtrees' characters, words,
@@ -298,7 +305,13 @@ def _is_hidden(attributes: dict[str, str]) -> bool:
     if "hidden" in attributes or attributes.get("aria-hidden") == "true":
         return True
     style = attributes.get("style")
-    return style is not None and _HIDDEN_STYLE.search(style) is not None
+    return style is not None and _hides(style)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _hides(style: str) -> bool:
+    # A page repeats its inline styles ("display:none" on every hidden item): each is searched once.
+    return _HIDDEN_STYLE.search(style) is not None
 
 
 def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
