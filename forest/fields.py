@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import date, datetime, timezone
 
@@ -67,13 +68,13 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str
     """
     learned: dict[str, str] = {}
     bodies: dict[int, _Body] = {}  # each page's body read once for all three fields, when one has a value
-    days: dict[str, date | None] = {}  # each distinct text's day, parsed once for all the pages (a template's repeat)
+    read = _Read()  # each distinct text's day, words and byline name, read once for all the pages (a template's repeat)
     for name in FIELDS:
         pages: list[tuple[etree._Element, list[etree._Element]]] = []
         for k, (root, meta) in enumerate(samples):
             value = _value(meta, name)
             if value:
-                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, days))
+                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, read))
                 pages.append((root, _matches(body, name, value)))
         if not any(found for _, found in pages):
             continue
@@ -232,6 +233,17 @@ def _value(meta: Metadata, name: str) -> str:
     return {"title": meta.title, "author": meta.author, "date": meta.published}[name].strip()
 
 
+@dataclass(slots=True)
+class _Read:
+    """What learning reads of a text, by the text, for the pages of one sample: each text's day
+    (:meth:`_Body.day`), words and byline name's words.  A template writes the same texts on
+    every page (its menus, its footer, its labels): each is read once, not once a page."""
+
+    days: dict[str, date | None] = field(default_factory=dict)
+    words: dict[str, list[str]] = field(default_factory=dict)
+    names: dict[str, list[str]] = field(default_factory=dict)
+
+
 class _Body:
     """A sample page's body as learning reads it for every field: its elements in document order, and
     (read when first asked for) their subtree sizes, their texts and words, and the day each states.
@@ -239,21 +251,21 @@ class _Body:
     Title and author search the same short elements; each element's text is read once for both.
     """
 
-    __slots__ = ("elements", "_sizes", "_raw", "_texts", "_words", "_names", "_days")
+    __slots__ = ("elements", "_sizes", "_raw", "_texts", "_words", "_text_words", "_names", "_days")
 
-    def __init__(self, body: etree._Element | None, days: dict[str, date | None] | None = None) -> None:
+    def __init__(self, body: etree._Element | None, read: _Read | None = None) -> None:
         self.elements: list[etree._Element] = list(body.iter(etree.Element)) if body is not None else []
         self._sizes: list[int] | None = None  # each element's characters of text, spaces aside
         self._raw: dict[etree._Element, str] = {}  # short elements' texts as itertext joins them
         self._texts: dict[etree._Element, str] = {}
         self._words: dict[etree._Element, list[str]] = {}
-        self._names: dict[str, list[str]] = {}
-        self._days: dict[str, date | None] = {} if days is None else days
+        read = read or _Read()
+        self._text_words, self._names, self._days = read.words, read.names, read.days
 
     @classmethod
-    def of(cls, root: etree._Element, days: dict[str, date | None] | None = None) -> _Body:
-        """The body of ``root``; ``days``: each text's day as :meth:`day` parses it, shared by the pages of a sample."""
-        return cls(root.find("body"), days)
+    def of(cls, root: etree._Element, read: _Read | None = None) -> _Body:
+        """The body of ``root``; ``read``: what is read of each text, shared by the pages of a sample."""
+        return cls(root.find("body"), read)
 
     def short(self, limit: float) -> list[etree._Element]:
         """The elements with some text but at most ``limit`` characters of it (spaces aside), in document order.
@@ -286,7 +298,11 @@ class _Body:
     def words(self, element: etree._Element) -> list[str]:
         words = self._words.get(element)
         if words is None:
-            words = self._words[element] = _words(self.text(element))
+            text = self.text(element)
+            words = self._text_words.get(text)
+            if words is None:
+                words = self._text_words[text] = _words(text)
+            self._words[element] = words
         return words
 
     def name_words(self, text: str) -> list[str]:

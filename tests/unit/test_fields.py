@@ -227,3 +227,20 @@ def test_a_date_an_element_holds_itself_is_learned_and_a_paragraph_mentioning_on
     samples = [(parse_html(f"<html><body><h1>T{day}</h1>{body}</body></html>"),
                 Metadata(title="", author="", published=f"2024-04-{day}T09:00:00+00:00")) for body, day in pages]
     assert learn_fields(samples) == {"date": "//p[@class='when']"}
+
+
+def test_a_text_the_sample_pages_share_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import forest.fields as fields
+
+    read: list[str] = []
+
+    def person_name(text: str) -> str | None:
+        read.append(text)
+        return None
+
+    monkeypatch.setattr(fields, "person_name", person_name)
+    pages = [(parse_html(f"<html><body><p class='menu'>Home News Sports Weather</p><p class='by'>By Ana {name}</p></body></html>"),
+              Metadata(title="", author=f"Ana {name}", published="")) for name in ("Lima", "Souza", "Costa")]
+    fields.learn_fields(pages)
+    assert read.count("Home News Sports Weather") == 1  # the template's menu: once, not once a page
+    assert len(read) == len(set(read))
