@@ -21,8 +21,7 @@ from lxml import etree
 from forest.learning._inline import day_candidates, text_sizes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
-from forest.metadata import attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
-from forest.metadata import _DATE_ATTRIBUTES  # the names date_attribute reads, among those _Body.day reads a timestamp from
+from forest.metadata import DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -55,7 +54,7 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
 # The attributes a timestamp is read from (_Body.day, _stamp): an element with none of them states its day in its text.
-_STAMP_NAMES = ("datetime", "content", "title", *_DATE_ATTRIBUTES)
+_STAMP_NAMES = ("datetime", "content", "title", *DATE_ATTRIBUTES)
 
 
 

@@ -44,14 +44,14 @@ _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 # ``<li class="timestamp" data-published="Thu Nov 21 12:25:05 EST 2013">``, empty, its text written by a
 # script), and the words a page's source must hold for them to be looked for (an XPath over the tree
 # takes as long as microdata_fields' whole walk).
-_DATE_ATTRIBUTES = ("data-published", "data-published-at", "data-publish-date", "data-published-date",
-                    "data-date-published", "data-pubdate")
+DATE_ATTRIBUTES = ("data-published", "data-published-at", "data-publish-date", "data-published-date",
+                   "data-date-published", "data-pubdate")
 _DATE_ATTRIBUTE_WORDS = (b"data-publish", b"data-date-publish", b"data-pubdate")
 # Whether a page's source holds one of _DATE_ATTRIBUTE_WORDS, in one scan: sre finds the shared
 # "data-" as a literal prefix, where three substring searches each read the whole page.
 _DATE_ATTRIBUTE_SOURCE = re.compile(b"data-(?:" + b"|".join(re.escape(w[5:]) for w in _DATE_ATTRIBUTE_WORDS) + b")")
 _DATE_ATTRIBUTE_TEXT = re.compile(_DATE_ATTRIBUTE_SOURCE.pattern.decode())
-_DATE_ATTRIBUTED = etree.XPath(f"//body//*[{' or '.join('@' + a for a in _DATE_ATTRIBUTES)}]")
+_DATE_ATTRIBUTED = etree.XPath(f"//body//*[{' or '.join('@' + a for a in DATE_ATTRIBUTES)}]")
 # The class of an <abbr> whose title is a timestamp (hAtom's "published", "updated"; "timedate").
 _DATE_NAMED = re.compile(r"date|time|published|updated", re.IGNORECASE)
 
@@ -225,7 +225,7 @@ def attributed_date(root: etree._Element, html: str | bytes | None = None) -> st
 
 def date_attribute(element: etree._Element) -> str | None:
     """The value of the first attribute of ``element`` named for a publication date (``data-published``...), or None."""
-    return next((" ".join(value.split()) for name in _DATE_ATTRIBUTES if (value := element.get(name))), None)
+    return next((" ".join(value.split()) for name in DATE_ATTRIBUTES if (value := element.get(name))), None)
 
 
 def _places(root: etree._Element) -> dict[str, etree._Element]:
