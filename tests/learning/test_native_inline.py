@@ -10,22 +10,17 @@ XPath it replaces that the pattern finds, and the same once the pattern has chec
 
 from __future__ import annotations
 
-import gzip
-import itertools
-import json
 
 import pytest
 from lxml import etree
 
-from forest.errors import ParseError
+from dataset_pages import dataset_pages, roots
 from forest.html import parse_html
 from forest.learning._inline import comment_named_candidates, inline_children, text_sizes
 from forest.learning.comments import _COMMENTISH
 from patterns.text import BLOCK_TAGS
 
 _STRING = etree.XPath("string()")
-# The sample: every STEP-th of a dataset's first SAMPLE * STEP records.
-SAMPLE, STEP = 8, 10
 
 
 def reference(owner: etree._Element) -> list[tuple[str, etree._Element]]:
@@ -116,23 +111,7 @@ def test_an_entity_reference_is_joined_as_libxml2_joins_it() -> None:
 
 
 def _dataset_roots(every: bool) -> list[etree._Element]:
-    from eval.datasets import available, load, resolve
-
-    roots = []
-    for name in available():
-        if every:
-            pages = [s.html for s in load(name)]
-        else:
-            with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
-                pages = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP)]
-        for html in pages:
-            try:
-                roots.append(parse_html(html))
-            except ParseError:
-                continue
-    if not roots:
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-    return roots
+    return roots(page for pages in dataset_pages(every).values() for page in pages)
 
 
 @pytest.mark.datasets

@@ -7,19 +7,14 @@ of every shared dataset's pages (``-m bench``: all of them).
 
 from __future__ import annotations
 
-import gzip
-import itertools
-import json
 
 import pytest
 from lxml import etree
 
-from forest.errors import ParseError
+from dataset_pages import dataset_pages, roots
 from forest.fields import _Body
 from forest.html import parse_html
 
-# The sample: every STEP-th of a dataset's first SAMPLE * STEP records.
-SAMPLE, STEP = 8, 10
 
 
 def check(root: etree._Element) -> int:
@@ -60,23 +55,7 @@ def test_the_hand_made_pages_state_days() -> None:
 
 
 def _dataset_roots(every: bool) -> list[etree._Element]:
-    from eval.datasets import available, load, resolve
-
-    roots = []
-    for name in available():
-        if every:
-            pages = [s.html for s in load(name)]
-        else:
-            with gzip.open(resolve(name), "rt", encoding="utf-8") as lines:
-                pages = [str(json.loads(line)["html"]) for line in itertools.islice(lines, 0, SAMPLE * STEP, STEP)]
-        for html in pages:
-            try:
-                roots.append(parse_html(html))
-            except ParseError:
-                continue
-    if not roots:
-        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
-    return roots
+    return roots(page for pages in dataset_pages(every).values() for page in pages)
 
 
 @pytest.mark.datasets

@@ -41,6 +41,25 @@ def bodies(pages: Iterable[str]) -> Iterator[etree._Element]:
             yield body
 
 
+def roots(pages: Iterable[str]) -> list[etree._Element]:
+    """Each page that parses as forest parses pages, whole (the others are left out); the calling
+    test is skipped when there are none (the shared datasets are not on this machine)."""
+    import pytest
+
+    from forest.errors import ParseError
+    from forest.html import parse_html
+
+    found = []
+    for html in pages:
+        try:
+            found.append(parse_html(html))
+        except ParseError:
+            continue
+    if not found:
+        pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+    return found
+
+
 def body_of(page: str) -> etree._Element:
     """The ``<body>`` of a hand-written page, parsed by lxml alone (as the tests' fixed cases are)."""
     from lxml import html as lxml_html
