@@ -363,7 +363,7 @@ def test_a_build_without_a_c_compiler_says_what_to_install(tmp_path: Path) -> No
 
 # --- The shared datasets' pages ----------------------------------------------------------------
 
-# The default run reads a fixed sample of each dataset (tests/unit/dataset_pages.py), -m bench every page.
+# The default run reads a fixed sample of each dataset (tests/dataset_pages.py), -m bench every page.
 
 
 @dataclass(frozen=True)
