@@ -19,9 +19,10 @@ from datetime import date, datetime, timezone
 from lxml import etree
 
 from forest.learning._inline import day_candidates, text_sizes
-from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
+from forest.html import Meta, canonical_url, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
-from forest.metadata import DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date
+from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
+                             url_date)
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -53,6 +54,15 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
               "datecreated")
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
+# Where a saved or archived copy of a page records the page's URL (saved_from), each after a marker
+# the source must hold: the Wayback Machine's toolbar script (its 2005-2017 "bt" call and its
+# later "wombat" one) and the comment a browser's "save as" writes.
+_SAVED_FROM = (
+    ("__wm.bt(", re.compile(r'__wm\.bt\((?:[^,"()]*,){4}\s*"web",\s*"(https?://[^"]+)"')),
+    ("__wm.wombat(", re.compile(r'__wm\.wombat\(\s*"(https?://[^"]+)"')),
+    ("saved from url=", re.compile(r"saved from url=\(\d+\)(https?://[^\s>]+?)\s*-->")),
+)
+_SAVED_URL = 2100  # characters read after a marker: a URL is at most about 2,000 (browsers' limit)
 # The attributes a timestamp is read from (_Body.day, _stamp): an element with none of them states its day in its text.
 _STAMP_NAMES = ("datetime", "content", "title", *DATE_ATTRIBUTES)
 
@@ -153,8 +163,38 @@ def extract_fields(
                                  beside_byline=statements)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
+    if body and not found["date"]:
+        # The day the page's own permalink states ("/2012/10/29/slug/"), where it states and prints none:
+        # a blog's theme that prints "Posted in News" and no date, an old news page dated in its text
+        # only by "2 hours ago".  Last: a date the page states or prints is its own, the URL's may be a draft's.
+        found["date"] = _permalink_date(root, html)
     found["author"] = found["author"] or publisher or None
     return found
+
+
+def _permalink_date(root: etree._Element, html: str | bytes | None) -> str | None:
+    """The day the page's own URL states in its path, or None: its canonical URL (``<link rel=canonical>``,
+    ``og:url``), else the URL a saved or archived copy records it was read from (:func:`saved_from`)."""
+    url = canonical_url(root) or (saved_from(html) if html is not None else None)
+    return url_date(url) if url else None
+
+
+def saved_from(html: str | bytes) -> str | None:
+    """The URL a copy of a page records as the page's own: the Wayback Machine's toolbar names the page it
+    archived (``__wm.bt(..., "web", "http://...")``, ``__wm.wombat("http://...", ...)``), a browser's "save as"
+    writes ``<!-- saved from url=(0042)http://... -->``.  None where the copy records none."""
+    for marker, pattern in _SAVED_FROM:
+        # Most pages hold neither marker: a substring test spares decoding the page and the pattern's scan.
+        if isinstance(html, bytes):
+            at = html.find(marker.encode("ascii"))
+            text = html[at: at + _SAVED_URL].decode("ascii", errors="replace") if at >= 0 else ""
+        else:
+            at = html.find(marker)
+            text = html[at: at + _SAVED_URL] if at >= 0 else ""
+        match = pattern.search(text) if text else None
+        if match is not None:
+            return match.group(1)
+    return None
 
 
 def _suffixed_date(tags: Mapping[str, str]) -> str:

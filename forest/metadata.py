@@ -14,7 +14,7 @@ from email.utils import parsedate_to_datetime
 
 from lxml import etree
 
-from forest.bylines import BYLINE, MAX_BYLINE, written_dates
+from forest.bylines import BYLINE, FIRST_YEAR, MAX_BYLINE, written_dates
 from forest.classifier._walk import marked_elements
 from forest.limits import loads_json
 
@@ -79,6 +79,20 @@ _ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5
 _ZONE_NAME = re.compile(r"\s*\b([A-Z]{1,4})$")
 _OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})$")
 
+# A calendar date in a URL's path, as a blog's or a news site's permalinks print it: year, month and
+# day as segments ("/2012/10/29/slug/"), with the sections between year and month ("/2005/WORLD/meast/
+# 04/05/"), joined by dashes ("/2012-10-29-slug"), or as eight digits ("/s/ap/20050922/rita",
+# "/post/20051228-5858.html") or with the month's name ("la-me-sheriff25-2009jun25").  A year and a
+# month alone ("/2012/10/slug") name an archive, not a day; a query's ("?date=2008/01/15") is a
+# link's parameter.  Month first ("02252009") is left: it reads as day first as well.
+_URL_DATES = (
+    re.compile(r"/(?P<y>\d{4})/(?:[A-Za-z][\w-]*/){0,3}(?P<m>\d{1,2})/(?P<d>\d{1,2})(?=/|$|[._-])"),
+    re.compile(r"(?<![\d])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?=/|$|[._,-])"),
+    re.compile(r"(?<=[/_-])(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})(?=/|$|[._,-])"),
+    re.compile(r"(?<![\w])(?P<y>\d{4})(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?P<d>\d{1,2})(?!\d)", re.IGNORECASE),
+)
+_URL_MONTHS = {name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+
 
 def normalize_date(value: str) -> str:
     """An ISO 8601 form of a date or timestamp: ``YYYY-MM-DD``, or a timestamp with the UTC offset the
@@ -141,6 +155,35 @@ def _formats_for(text: str) -> list[str]:
         return []
     numeric = _DIGIT.match(text) is not None
     return [fmt for fmt, number_first, marks in _FORMAT_NEEDS if number_first == numeric and all(m in text for m in marks)]
+
+
+def url_date(url: str) -> str | None:
+    """The calendar day (``YYYY-MM-DD``) a URL's path states (``/2012/10/29/slug/``), or None.
+
+    A page that states no date anywhere else is dated by its permalink: the first date of the path
+    (a site's section may follow it, never precede it), when it is a real day of the web's years.
+    """
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    if "://" in path:
+        path = path.split("://", 1)[1]
+        path = path[path.find("/"):] if "/" in path else ""
+    if not _DIGIT.search(path):
+        return None
+    found = []
+    for pattern in _URL_DATES:
+        match = pattern.search(path)
+        if match is not None:
+            found.append(match)
+    for match in sorted(found, key=lambda m: m.start()):
+        month_text = match.group("m")
+        year, day = int(match.group("y")), int(match.group("d"))
+        month = int(month_text) if month_text.isdigit() else _URL_MONTHS[month_text.casefold()]
+        if FIRST_YEAR <= year <= date.today().year + 1:
+            try:
+                return date(year, month, day).isoformat()
+            except ValueError:
+                continue
+    return None
 
 
 def json_ld_fields(html: str | bytes) -> dict[str, str]:

@@ -1,0 +1,108 @@
+"""A page's date read from its own URL (forest.metadata.url_date), where it states and prints none."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forest.bylines import FIRST_YEAR
+from forest.config import Settings
+from forest.extraction import extract
+from forest.fields import extract_fields, saved_from
+from forest.html import parse_html
+from forest.metadata import url_date
+
+ARTICLE = "<p>" + " ".join(["The orchard path was cleared by volunteers over the weekend."] * 6) + "</p>"
+
+
+def _page(head: str = "", *, before: str = "", byline: str = "By Ana Lima", after: str = "") -> str:
+    return (f"<html lang='en'><head><title>Volunteers clear the orchard path | Larkford Courier</title>{head}</head><body>"
+            f"{before}<article><h1>Volunteers clear the orchard path</h1><p class='meta'>{byline}</p>{ARTICLE}</article>"
+            f"{after}<footer><p>&copy; 2009-2026 Larkford Courier</p></footer></body></html>")
+
+
+@pytest.mark.parametrize(
+    ("url", "day"),
+    [
+        ("http://techcrunch.com/2012/08/09/ten-million-views/", "2012-08-09"),
+        ("https://www.cnn.com/2005/WORLD/meast/04/05/iraq.main/index.html", "2005-04-05"),
+        ("/blog/2012-10-29-hello-again", "2012-10-29"),
+        ("http://news.yahoo.com/s/ap/20050922/ap_on_re_us/rita", "2005-09-22"),
+        ("http://arstechnica.com:80/news.ars/post/20051228-5858.html", "2005-12-28"),
+        ("http://www.latimes.com/news/local/la-me-sheriff25-2009jun25,0,3184855.story", "2009-06-25"),
+    ],
+    ids=["segments", "sections-between", "dashes", "eight-digits", "eight-digits-id", "month-name"],
+)
+def test_a_permalink_states_its_day(url: str, day: str) -> None:
+    assert url_date(url) == day
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/2012/10/autumn-walks/",  # a month's archive
+        "http://example.com/archive?date=2008/01/15",  # a query's parameter
+        "http://example.com/2012/13/40/x",  # no such day
+        "http://example.com/photos/2012/10/1024/768/",  # sizes
+        "http://example.com/item/123456789012/",
+        "http://example.com/seven/02252009/news.htm",  # month first or day first: either
+        "http://example.com/1850/01/02/history",  # before the web
+    ],
+)
+def test_no_day_where_a_url_states_none(url: str) -> None:
+    assert url_date(url) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dates(date(FIRST_YEAR, 1, 1), date(2026, 12, 31)), st.sampled_from(["/{y}/{m}/{d}/", "/{y}/{m:02}/{d:02}/", "/{y}-{m:02}-{d:02}-",
+                                                                              "/{y}{m:02}{d:02}/", "/news/{y}/US/{m:02}/{d:02}/x.html"]),
+       st.text(alphabet="abcdefgh-/", max_size=12))
+def test_every_day_written_in_a_permalink_is_read(day: date, form: str, slug: str) -> None:
+    path = form.format(y=day.year, m=day.month, d=day.day)
+    assert url_date(f"https://example.org/blog{path}{slug.lstrip('0123456789')}") == day.isoformat()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789/-._?#:abcjunJUN", max_size=40))
+def test_any_url_gives_a_valid_day_or_none(url: str) -> None:
+    found = url_date(url)
+    assert found is None or FIRST_YEAR <= date.fromisoformat(found).year <= date.today().year + 1
+
+
+def test_a_page_that_states_no_date_is_dated_by_its_canonical_url() -> None:
+    html = _page("<link rel='canonical' href='https://larkford.example/2017/02/11/orchard-path/'>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2017-02-11"
+    og = _page("<meta property='og:url' content='https://larkford.example/2017/02/11/orchard-path/'>")
+    assert extract(None, og.encode(), settings=Settings()).date == "2017-02-11"
+
+
+def test_the_date_the_page_prints_wins_over_its_url() -> None:
+    html = _page("<link rel='canonical' href='https://larkford.example/2017/02/10/orchard-path/'>", byline="By Ana Lima | 11 February 2017")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2017-02-11"
+
+
+def test_a_related_storys_url_dates_nothing() -> None:
+    # Links to other stories carry their days; only the page's own URL states its day.
+    related = "<aside><ul><li><a href='https://larkford.example/2019/06/02/council-meets/'>Council meets</a></li></ul></aside>"
+    html = _page("<link rel='canonical' href='https://larkford.example/news/orchard-path/'>", after=related)
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
+def test_an_archived_copy_is_dated_by_the_url_it_was_read_from() -> None:
+    toolbar = ('<script>__wm.bt(550,27,25,2,"web","http://news.example.com/s/ap/20050922/ap_on_re_us/rita",'
+               '"2005-09-23",1996);</script>')
+    html = _page(toolbar, byline="By Mike Graczyk, Associated Press Writer 1 hour, 41 minutes ago")
+    assert saved_from(html) == "http://news.example.com/s/ap/20050922/ap_on_re_us/rita"
+    # The URL's day, not the capture's (2005-09-23), nor a relative time's.
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2005-09-22"
+    saved = _page().replace("<html", "<!-- saved from url=(0052)https://larkford.example/2014/03/03/orchard-path/ -->\n<html")
+    assert extract_fields(parse_html(saved), {}, html=saved.encode())["date"] == "2014-03-03"
+
+
+def test_no_url_no_date() -> None:
+    assert saved_from(_page()) is None
+    html = _page()
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
