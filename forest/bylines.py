@@ -59,11 +59,13 @@ _WRITTEN = (
 # A date printed without its year but with a time ("Fri Sep 2, 5:13 PM ET", "Dec 10, 2:59 AM EST": an
 # agency's dateline on a news portal), read by _yearless.  Without the time, it is a shop's delivery
 # estimate as often ("Tue, Apr 14").
-_WEEKDAYS = {name: number for number, names in enumerate((
+WEEKDAYS = {name: number for number, names in enumerate((
     "monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun",
 )) for name in names.split()}
-_WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _WEEKDAY_FIRST = re.compile(rf"(?:{_WEEKDAY})\.?,?\s+", re.IGNORECASE)  # "Tuesday, " before a date
+# A time of day before a date ("Posted: 6:12 PM Dec 30, 2007", "Posted at 10:30, 5 March 2014").
+_CLOCK_FIRST = re.compile(r"(?:at\s+)?\d{1,2}:\d\d(?::\d\d)?\s*(?:[ap]\.?m\b\.?)?\s*(?:on\s+)?,?\s*", re.IGNORECASE)
 _YEARLESS = re.compile(
     rf"\b(?:(?P<w>{_WEEKDAY})\.?,?\s+)?(?:(?P<m>{_MONTH})\.?\s+(?P<d>\d{{1,2}})|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH})\.?)"
     r"(?:st|nd|rd|th)?,?\s+(?:at\s+)?\d{1,2}:\d\d", re.IGNORECASE)
@@ -227,7 +229,7 @@ def person_name(text: str, *, lower: bool = True) -> str | None:
         names = 1
     if not words or len(words) > MAX_NAME_WORDS * names or len(name) > MAX_NAME * names or len(name) < 3:
         return None
-    if len(words) == 1 and words[0].casefold().rstrip(".,") in _WEEKDAYS:  # "Thu Apr 2, ..." on a byline's line
+    if len(words) == 1 and words[0].casefold().rstrip(".,") in WEEKDAYS:  # "Thu Apr 2, ..." on a byline's line
         return None
     if any(w.casefold() in _NOT_NAMES for w in words) or not all(any(c.isalpha() for c in w) for w in words):
         return None
@@ -512,7 +514,7 @@ def _yearless(text: str, at: int, texts: _Texts) -> list[tuple[date, int, int]]:
         year = next((year for where, year in notices if where > at + match.end()), None)
         day = _valid(year, month, number) if year is not None else None
         return [(day, match.start(), match.end())] if day is not None else []
-    weekday = _WEEKDAYS[match.group("w").casefold()]
+    weekday = WEEKDAYS[match.group("w").casefold()]
     for year in sorted({year for _, year in notices}, reverse=True):
         day = _valid(year, month, number)
         if day is not None and day.weekday() == weekday:
@@ -530,8 +532,10 @@ def _posted(texts: _Texts, lang: str, words: re.Pattern[str] = _POSTED_WORDS, st
         while at > 0:
             match = words.match(joined, at - 1)
             if match is not None:
-                after = joined[match.end(): match.end() + _DATE_CHARS + 12]
-                start = weekday.end() if (weekday := _WEEKDAY_FIRST.match(after)) else 0
+                after = joined[match.end(): match.end() + _DATE_CHARS + 24]
+                start = 0
+                for lead in (_CLOCK_FIRST, _WEEKDAY_FIRST, _CLOCK_FIRST):  # a time and a weekday, in either order
+                    start = opened.end() if (opened := lead.match(after, start)) else start
                 found = written_dates(after[start: start + _DATE_CHARS], lang)
                 if found and found[0][1] == 0:
                     days.add(found[0][0])
@@ -667,10 +671,12 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
     parts), else the first text of the page that is one, else an ``<h1>`` the title holds with
     words around it ("Garnix Blog: Hardware-Attested Nix Builds"), else the page's only ``<h1>``."""
     wanted = {" ".join(h.split()).casefold() for h in headlines if h and _THREE_ALNUM.search(h)}
-    if not wanted:
-        return None
     h1s = [(h, _text(h).casefold()) for h in root.iter("h1")]
     h1s = [(h, text) for h, text in h1s if text]
+    if not wanted:
+        # A page with no title at all (a copy saved without its head, a template's slip): its only <h1>
+        # is its headline, as where the title names none of them.
+        return _headline_at(texts, h1s[0][0]) if len(h1s) == 1 else None
     # The longest of the title's parts the page states: its headline, not the site's name the
     # title also holds ("Frank Bruni Found ... -- Daily Intelligencer" on a page that prints both).
     stated = [(len(text), 1, k, h) for k, (h, text) in enumerate(h1s) if text in wanted]
@@ -692,6 +698,11 @@ def _headline(root: etree._Element, texts: _Texts, headlines: Iterable[str]) -> 
             chosen = h1s[0][0]
     if chosen is None:
         return None
+    return _headline_at(texts, chosen)
+
+
+def _headline_at(texts: _Texts, chosen: etree._Element) -> _Headline | None:
+    """The headline printed by the element ``chosen`` (None: it prints no text of the body's)."""
     first, count = texts.before(chosen), texts.inside(chosen)
     if not count or first + count > len(texts.texts):
         return None

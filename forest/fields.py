@@ -20,7 +20,7 @@ from lxml import etree
 
 from forest.learning._inline import day_candidates, text_sizes
 from forest.html import Meta, canonical_url, first_meta, head_metas, meta_tags, meta_values, page_title
-from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, person_name, printed_fields
+from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, person_name, printed_fields, written_dates
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
                              url_date)
 from forest.titles import strip_site_name, title_parts
@@ -54,6 +54,9 @@ _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.
               "datecreated")
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
+# The separators between a <title>'s parts, with spaces around them (a date's own "/" and "-" have none).
+_TITLE_CUTS = re.compile(r"\s+[|\u2013\u2014\u00bb\u00ab/:~\u2022\u00b7-]{1,2}\s+")
+_SLASHED_DAY = re.compile(r"(\d{1,2})/(\d{1,2})/")
 # Where a saved or archived copy of a page records the page's URL (saved_from), each after a marker
 # the source must hold: the Wayback Machine's toolbar script (its 2005-2017 "bt" call and its
 # later "wombat" one) and the comment a browser's "save as" writes.
@@ -149,6 +152,9 @@ def extract_fields(
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
         found["date"] = found["date"] or attributed_date(root, html)
+    # A date the page's <title> states as one of its parts ("Headline | January 15, 2008 | Site"): the
+    # page's own statement, in its head.
+    found["date"] = found["date"] or _title_date(root)
     # What the page prints by its headline: searched for a field still missing where there is no
     # wrapper, where learning found its sample pages print it in no one place (``searched``; their
     # statements, microdata, have places learning finds), or where the wrapper's learned place for it
@@ -194,6 +200,22 @@ def saved_from(html: str | bytes) -> str | None:
         match = pattern.search(text) if text else None
         if match is not None:
             return match.group(1)
+    return None
+
+
+def _title_date(root: etree._Element) -> str | None:
+    """The day a part of the page's ``<title>`` is (between separators, a weekday aside), or None."""
+    title = page_title(root)
+    if not title or not _DIGIT.search(title):
+        return None
+    for part in _TITLE_CUTS.split(title):
+        found = written_dates(part)
+        if len(found) == 1:
+            day, start, end = found[0]
+            if (numbers := _SLASHED_DAY.match(part, start)) and max(int(numbers.group(1)), int(numbers.group(2))) <= 12:
+                continue  # "01/02/2008": January 2nd or February 1st
+            if all(word.casefold() in WEEKDAYS for word in _WORD.findall(f"{part[:start]} {part[end:]}")):
+                return day.isoformat()
     return None
 
 

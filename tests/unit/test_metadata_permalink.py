@@ -106,3 +106,45 @@ def test_no_url_no_date() -> None:
     assert saved_from(_page()) is None
     html = _page()
     assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
+# --- dates an old news page prints where the search did not read them -----------------------------
+
+
+def test_a_date_the_title_states_as_one_of_its_parts() -> None:
+    html = _page().replace("<title>Volunteers clear the orchard path | Larkford Courier</title>",
+                           "<title>Volunteers clear the orchard path | January 15, 2008 | Larkford Courier</title>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2008-01-15"
+    weekday = html.replace("January 15, 2008", "Tuesday, 15 January 2008")
+    assert extract_fields(parse_html(weekday), {}, html=weekday)["date"] == "2008-01-15"
+
+
+@pytest.mark.parametrize("title", ["Best hikes of 2008 | Larkford Courier", "Events after March 3, 2014 in town | Larkford Courier",
+                                   "Larkford Courier | 01/02/2008 | Volunteers clear the orchard path"],
+                         ids=["bare-year", "mentioned", "month-or-day-first"])
+def test_no_date_from_a_title_that_only_mentions_one(title: str) -> None:
+    html = _page().replace("<title>Volunteers clear the orchard path | Larkford Courier</title>", f"<title>{title}</title>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
+def test_posted_with_a_time_before_the_date() -> None:
+    # A TV station's story: no <h1>, no title the page prints; "Posted:" then a time, then the day.
+    html = ("<html lang='en'><head><title>WLRK - Sports section front</title></head><body><div class='story'>"
+            "<span class='headline'>Larkford wins the county cup</span><span>Posted: 6:12 PM Dec 30, 2007</span>"
+            f"<span>Last Updated: 6:10 PM Dec 31, 2007</span>{ARTICLE}</div><p>&copy; 2007 WLRK</p></body></html>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2007-12-30"
+
+
+def test_a_page_without_a_title_has_its_only_h1_for_headline() -> None:
+    # The masthead's date (today's, above the article) is not the article's; the one under its only <h1> is.
+    html = ("<html lang='en'><body><div class='top'><nav><a href='/'>Home</a></nav><p>Sunday, January 20, 2008</p></div>"
+            "<div class='story'><h1>Volunteers clear the orchard path</h1><p class='info'>Saturday, December 29 2007, 15:03 GMT</p>"
+            f"{ARTICLE}</div></body></html>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2007-12-29"
+
+
+def test_a_page_whose_only_dates_are_its_copyright_and_a_related_storys_has_none() -> None:
+    related = ("<aside><h2>More news</h2><ul><li><a href='https://larkford.example/2019/06/02/council-meets/'>Council meets</a>"
+               " <span>June 2, 2019</span></li></ul></aside>")
+    html = _page("<link rel='canonical' href='https://larkford.example/news/orchard-path'>", after=ARTICLE * 8 + related)
+    assert extract(None, html.encode(), settings=Settings()).date is None
