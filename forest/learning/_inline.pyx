@@ -364,3 +364,110 @@ def day_candidates(top, names):
     finally:
         free(wanted)
     return found
+
+
+# ---- The span's markers: start tags up to their first id or class value (forest.learning.span._MARKER).
+
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FindChar, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ, PyUnicode_Substring
+
+import re as _re
+
+# The ASCII characters _MARKER's classes hold, as its own engine reads them (Unicode str pattern):
+# \s holds \x1c-\x1f besides the usual five, \w letters, digits and "_".
+cdef bint _SPACE[128]
+cdef bint _WORDLIKE[128]  # \w or "-": what the lookbehind before "id" or "class" refuses
+cdef bint _TAG_CHAR[128]  # [\w:-]
+for _c in range(128):
+    _SPACE[_c] = _re.match(r"\s", chr(_c)) is not None
+    _WORDLIKE[_c] = _re.match(r"[\w-]", chr(_c)) is not None
+    _TAG_CHAR[_c] = _re.match(r"[\w:-]", chr(_c)) is not None
+
+
+cdef inline bint _ascii_letter(unsigned int c) noexcept nogil:
+    return (c >= 65 and c <= 90) or (c >= 97 and c <= 122)
+
+
+cdef inline unsigned int _lower(unsigned int c) noexcept nogil:
+    return c + 32 if c >= 65 and c <= 90 else c
+
+
+cdef Py_ssize_t _marker_end(int kind, void* data, Py_ssize_t p, Py_ssize_t n) noexcept:
+    """Where _MARKER's match at the "<" at ``p`` ends; -1 when it does not match there, -2 when the tag
+    holds a non-ASCII character (IGNORECASE matches some to ASCII letters: the regex decides)."""
+    cdef Py_ssize_t q = p + 1, w, x, y
+    cdef unsigned int c, quote
+    # The window the match lies in: up to the next "<" or ">" ([^<>] and the value's classes stop there).
+    w = q
+    while w < n:
+        c = PyUnicode_READ(kind, data, w)
+        if c == 60 or c == 62:  # < >
+            break
+        if c >= 128:
+            return -2
+        w += 1
+    if q >= w or not _ascii_letter(PyUnicode_READ(kind, data, q)):
+        return -1
+    q += 1
+    while q < w and _TAG_CHAR[PyUnicode_READ(kind, data, q)]:
+        q += 1
+    if q >= w or not _SPACE[PyUnicode_READ(kind, data, q)]:
+        return -1
+    # [^<>]*? : the first place after the space where the attribute's name, "=" and a quoted value follow.
+    x = q + 1
+    while x < w:
+        if not _WORDLIKE[PyUnicode_READ(kind, data, x - 1)]:
+            c = _lower(PyUnicode_READ(kind, data, x))
+            y = -1
+            if c == 105:  # i
+                if x + 1 < w and _lower(PyUnicode_READ(kind, data, x + 1)) == 100:  # d
+                    y = x + 2
+            elif c == 99:  # c
+                if (x + 4 < w and _lower(PyUnicode_READ(kind, data, x + 1)) == 108 and _lower(PyUnicode_READ(kind, data, x + 2)) == 97
+                        and _lower(PyUnicode_READ(kind, data, x + 3)) == 115 and _lower(PyUnicode_READ(kind, data, x + 4)) == 115):
+                    y = x + 5
+            if y >= 0:
+                while y < w and _SPACE[PyUnicode_READ(kind, data, y)]:
+                    y += 1
+                if y < w and PyUnicode_READ(kind, data, y) == 61:  # =
+                    y += 1
+                    while y < w and _SPACE[PyUnicode_READ(kind, data, y)]:
+                        y += 1
+                    if y < w:
+                        quote = PyUnicode_READ(kind, data, y)
+                        if quote == 34 or quote == 39:  # " '
+                            y += 1
+                            while y < w and PyUnicode_READ(kind, data, y) != quote:
+                                y += 1
+                            if y < w:
+                                return y + 1
+        x += 1
+    return -1
+
+
+def start_markers(str text, Py_ssize_t start, pattern):
+    """``[(m.group(), m.start()) for m in pattern.finditer(text, start)]`` for forest.learning.span's
+    ``_MARKER`` (its reference: tests/learning/test_native_inline.py), scanned in C: only a "<" can
+    start a match, and the match lies before the next "<" or ">".  A tag with a non-ASCII character
+    is matched by ``pattern`` itself."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), p, e
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef list found = []
+    p = min(max(start, 0), n)
+    while p < n:
+        p = PyUnicode_FindChar(text, 60, p, n, 1)
+        if p < 0:
+            break
+        e = _marker_end(kind, data, p, n)
+        if e == -2:
+            match = pattern.match(text, p)
+            if match is None:
+                p += 1
+                continue
+            e = match.end()
+        elif e < 0:
+            p += 1
+            continue
+        found.append((PyUnicode_Substring(text, p, e), p))
+        p = e
+    return found

@@ -18,6 +18,7 @@ from lxml import etree
 from forest.config import Settings
 from forest.extraction import extract, extract_parsed, extract_span
 from forest.html import BODY_TAG
+from forest.learning._inline import start_markers
 from forest.model import Article
 from forest.region import outermost
 from forest.wrapper import Wrapper
@@ -137,7 +138,9 @@ def _common_markers(texts: Sequence[str]) -> list[str]:
     for text in texts:
         body = BODY_TAG.search(text)
         start = body.end() if body else len(text)
-        found = [(m.group(), m.start()) for m in _MARKER.finditer(text, start)]
+        # _MARKER.finditer's matches, scanned in C (forest/learning/_inline.pyx): a page's start tags
+        # are read at every sample page's learning, and the regex's scan cost as much as a parse.
+        found = start_markers(text, start, _MARKER)
         counts = Counter(marker for marker, _ in found)
         once = {marker for marker, n in counts.items() if n == 1}
         common = once if common is None else common & once
