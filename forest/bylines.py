@@ -73,6 +73,10 @@ _COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*(?:(?:19|20)\d\d\s*[-–]\s*)
 # A date opening a long text, then a dash or a colon: a dateline leading the article's first paragraph
 # ("April 5, 2005 -- A sea of humanity..."), where a date inside a paragraph is only mentioned.
 _DATELINE_END = re.compile(r"\s*(?:--|—|–|-|:|\|)")
+# What a date printed alone has around it (_alone): a weekday, a time of day, a zone's name (ET, EST, EDT...), punctuation.
+_ALONE_REST = re.compile(rf"(?:[\s,.:|()\-–—]|\b(?:{_WEEKDAY}|at|on|[ap]\.?m|gmt|utc|bst|cet|cest|ist|[ecmp][sd]?t"
+                         r"|\d{1,2}:\d\d(?::\d\d)?|\d{3,4}\s*hrs)\b)*", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(r"\d:\d\d|\d\s*hrs", re.IGNORECASE)
 # A written date is no longer than this ("30 de septiembre de 2025", "Wednesday, 30 September 2025"):
 # the text read after the words that open it, or at a paragraph's start.
 _DATE_CHARS = 40
@@ -432,7 +436,7 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None, bylin
         # "Last Updated: Tuesday, 4 December 2007" and no other date): a service's or a shop's pages,
         # which have an <h1>, print when they were last updated and no publication date.
         return _posted(texts, lang) or _dated_element(root, texts) or _beside_byline(texts, byline(), lang) or (
-            _posted(texts, lang, _UPDATED_WORDS, _UPDATED_STEMS) if unmarked else None)
+            (_posted(texts, lang, _UPDATED_WORDS, _UPDATED_STEMS) or _alone(texts, lang)) if unmarked else None)
     lang = root.get("lang") or ""
     best: tuple[tuple[bool, bool, int, int], date] | None = None
     inferred = 0  # texts with a date whose year is inferred
@@ -465,6 +469,30 @@ def _date(root: etree._Element, texts: _Texts, headline: _Headline | None, bylin
     if best is None:
         return _posted(texts, lang) or _dated_element(root, texts) or _beside_byline(texts, byline(), lang)
     return best[1].isoformat()
+
+
+def _alone(texts: _Texts, lang: str) -> str | None:
+    """The day the page's timestamps printed alone state ("Monday, 31 December 2007, 10:46 GMT", "06.01.2008
+    01:07": a date and a time of day, with at most a weekday and a zone), where they all state one: an
+    old news page's dateline, on a page that marks no headline nor byline.  A date without its time is
+    as often a masthead's today ("27 December 2006" atop a 2002 BBC page) or a link's; two such days (a
+    story's and a list of stories') say none is the article's."""
+    days = set()
+    for i in texts.digits(range(len(texts.texts))):
+        text = texts.texts[i]
+        if len(text) > 4 * _DATE_CHARS or len(line := " ".join(text.split())) > 2 * _DATE_CHARS:
+            continue
+        found = written_dates(line, lang)
+        if len(found) != 1:
+            continue
+        day, start, end = found[0]
+        rest = f"{line[:start]} {line[end:]}"
+        if _ALONE_REST.fullmatch(rest) is None or _TIME_OF_DAY.search(rest) is None:
+            continue
+        days.add(day)
+        if len(days) > 1:
+            return None
+    return days.pop().isoformat() if days else None
 
 
 def _beside_byline(texts: _Texts, byline: tuple[int, str, etree._Element] | None, lang: str) -> str | None:

@@ -148,3 +148,25 @@ def test_a_page_whose_only_dates_are_its_copyright_and_a_related_storys_has_none
                " <span>June 2, 2019</span></li></ul></aside>")
     html = _page("<link rel='canonical' href='https://larkford.example/news/orchard-path'>", after=ARTICLE * 8 + related)
     assert extract(None, html.encode(), settings=Settings()).date is None
+
+
+def _portal(*dated: str) -> str:
+    # An old news portal's story page: no <h1>, a <title> that is the site's name, no byline.
+    return ("<html lang='en'><head><title>The Larkford Courier Online</title></head><body><table><tr><td>"
+            f"<a href='/'>Home</a> <a href='/sport'>Sport</a></td></tr><tr><td>{''.join(dated)}"
+            f"<b>Larkford wins the county cup</b>{ARTICLE}</td></tr></table><p>&copy; 2008 Larkford Courier</p></body></html>")
+
+
+def test_an_old_portals_timestamp_printed_alone_dates_its_story() -> None:
+    html = _portal("<p>Sunday, January 20, 2008</p>", "<font>Monday, 31 December 2007, 10:46 GMT</font>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2007-12-31"
+    hours = _portal("<font>Friday, January 11, 2008 : 1530 Hrs</font>")
+    assert extract_fields(parse_html(hours), {}, html=hours)["date"] == "2008-01-11"
+
+
+@pytest.mark.parametrize("dated", [("<p>Sunday, January 20, 2008</p>",),
+                                   ("<p>Jan 3, 2008 10:46 GMT</p>", "<p>Jan 5, 2008 11:02 GMT</p>")],
+                         ids=["masthead-today", "a-list-of-stories"])
+def test_no_date_from_a_masthead_or_a_list_of_timestamps(dated: tuple[str, ...]) -> None:
+    html = _portal(*dated)
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
