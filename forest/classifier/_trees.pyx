@@ -93,11 +93,14 @@ def leaf_sums(
     as records (Node32 for float rows, Node64 for double ones): node i splits on column
     ``feature`` (left when the value is at most ``threshold``); ``child[0]`` is its right child,
     ``child[1]`` its left; a leaf is its own child, so every tree takes ``max_depth`` steps, as the
-    lockstep walk in numpy did.  The caller checks every index.
+    lockstep walk in numpy did.  The caller checks the nodes' indices; the CSR's are checked here
+    (an empty ``indptr``: no hashed entries at all), where a loop costs less than numpy's checks.
     """
     cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
-    cdef Py_ssize_t row, t, k, node, column
+    cdef Py_ssize_t row, t, k, node, column, n_columns = position.shape[0]
+    cdef bint sparse = indptr.shape[0] > 0
     cdef int d
+    cdef const row_t* at_row
     cdef const Node32* nodes32 = NULL
     cdef const Node64* nodes64 = NULL
     cdef const Node32* at32
@@ -112,12 +115,24 @@ def leaf_sums(
             raise ValueError("packed nodes are not Node64 records")
         if packed.shape[0]:
             nodes64 = <const Node64*>&packed[0]
+    if sparse:
+        if indptr.shape[0] != n + 1 or indptr[0] != 0 or indptr[n] > indices.shape[0] or indptr[n] > data.shape[0]:
+            raise ValueError("hashed rows are not a CSR matrix's")
+        for row in range(n):
+            if indptr[row + 1] < indptr[row]:
+                raise ValueError("hashed rows are not a CSR matrix's")
+        for k in range(indptr[n]):
+            if not 0 <= indices[k] < n_columns:
+                raise ValueError("hashed column index out of range")
+            if position[indices[k]] >= n_hashed:
+                raise ValueError("a hashed column's position is out of range")
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] sums = out
     if n == 0:
         return out
     cdef double* leaves = <double*>malloc(max(n_trees, 1) * sizeof(double))
-    cdef Py_ssize_t* nodes = <Py_ssize_t*>malloc(max(n_trees, 1) * sizeof(Py_ssize_t))
+    # Node indices as the records hold them (int32): half the bytes of the walk's state.
+    cdef int32_t* nodes = <int32_t*>malloc(max(n_trees, 1) * sizeof(int32_t))
     cdef hashed_t* hashed = <hashed_t*>calloc(max(n_hashed, 1), sizeof(hashed_t))
     # The row as the trees read it: its dense columns, then its hashed ones.
     cdef row_t* x = <row_t*>malloc(max(width + n_hashed, 1) * sizeof(row_t))
@@ -130,28 +145,34 @@ def leaf_sums(
     try:
         with nogil:
             for row in range(n):
-                for k in range(width):
-                    x[k] = dense[row, k]
-                for k in range(indptr[row], indptr[row + 1]):
-                    column = position[indices[k]]
-                    if column >= 0:
-                        hashed[column] += data[k]
-                # The densified matrix held 0 + the sum: the same comparisons.
-                for k in range(n_hashed):
-                    x[width + k] = <row_t>hashed[k]
-                    hashed[k] = 0
+                if n_hashed or width == 0:
+                    for k in range(width):
+                        x[k] = dense[row, k]
+                    if sparse:
+                        for k in range(indptr[row], indptr[row + 1]):
+                            column = position[indices[k]]
+                            if column >= 0:
+                                hashed[column] += data[k]
+                    # The densified matrix held 0 + the sum: the same comparisons.
+                    for k in range(n_hashed):
+                        x[width + k] = <row_t>hashed[k]
+                        hashed[k] = 0
+                    at_row = x
+                else:
+                    # A row without hashed columns is read where it is, not copied.
+                    at_row = &dense[row, 0]
                 for t in range(n_trees):
-                    nodes[t] = roots[t]
+                    nodes[t] = <int32_t>roots[t]
                 # Every tree one step at a time, as the lockstep walk does (a leaf is its own
                 # child): the trees' steps are independent, so the CPU overlaps their reads.
                 for d in range(max_depth):
                     for t in range(n_trees):
                         if row_t is float:
                             at32 = &nodes32[nodes[t]]
-                            nodes[t] = at32.child[x[at32.feature] <= at32.threshold]
+                            nodes[t] = at32.child[at_row[at32.feature] <= at32.threshold]
                         else:
                             at64 = &nodes64[nodes[t]]
-                            nodes[t] = at64.child[x[at64.feature] <= at64.threshold]
+                            nodes[t] = at64.child[at_row[at64.feature] <= at64.threshold]
                 for t in range(n_trees):
                     leaves[t] = value[nodes[t]]
                 sums[row] = 0.0 + _pairwise(leaves, n_trees)

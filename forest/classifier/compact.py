@@ -101,7 +101,27 @@ class Compact:
                 "packed64": _packed(NODE64, feature, threshold, children),
                 "roots": np.ascontiguousarray(a["roots"], dtype=np.intp), "value": np.ascontiguousarray(a["value"], dtype=np.float64),
                 "columns": np.ascontiguousarray(a["hashed_columns"], dtype=np.intp),
-                "reads": np.asarray(int(feature.max()) + 1 if nodes else 0)}  # fmt: skip
+                "reads": np.asarray(int(feature.max()) + 1 if nodes else 0),
+                # The inputs of a call without hashed rows (leaf_sums reads no entry of them).
+                "empty": np.zeros(0, dtype=np.intp), "empty32": np.zeros(0, dtype=np.float32),
+                "empty64": np.zeros(0, dtype=np.float64)}  # fmt: skip
+
+
+def _positions(a: dict[str, np.ndarray], width: int) -> np.ndarray:
+    """The hashed column of each of ``width`` CSR columns (-1: not one the model reads), made once
+    per model and width: every page's rows have the same (the model's n_hash)."""
+    key = f"position{width}"
+    position = a.get(key)
+    if position is None:
+        columns = a["columns"]
+        if len(columns) and int(columns.max()) >= width:
+            raise ValueError("hashed column index out of range")
+        position = np.full(width, -1, dtype=np.intp)
+        position[columns] = np.arange(len(columns))
+        position.setflags(write=False)
+        if len(a) < 64:  # a few widths at most (a model's n_hash); others are made per call
+            a[key] = position
+    return position
 
 
 # A node as leaf_sums reads it, one record per node (_trees.pyx's Node32 and Node64, C's layout):
@@ -132,27 +152,23 @@ def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.nd
     n, width = rows.shape
     columns = a["columns"]
     if hashed is None:
-        columns = columns[:0]
-        data, indices, indptr = np.zeros(0, dtype=kind), np.zeros(0, dtype=np.intp), np.zeros(n + 1, dtype=np.intp)
-        position = np.zeros(0, dtype=np.intp)
+        # No hashed entries (leaf_sums reads an empty indptr so): the rows' hashed columns are zeros.
+        n_hashed = 0
+        data, indices, indptr, position = a["empty32" if single else "empty64"], a["empty"], a["empty"], a["empty"]
     else:
         if hashed.shape[0] != n:
             raise ValueError(f"{n} dense rows but {hashed.shape[0]} hashed ones")
+        n_hashed = len(columns)
         # Other dtypes than float32 are read as float64 (exact for integer counts).
         data = np.ascontiguousarray(hashed.data, dtype=np.float32 if hashed.dtype == np.float32 else np.float64)
         indices = np.ascontiguousarray(hashed.indices, dtype=np.intp)
         indptr = np.ascontiguousarray(hashed.indptr, dtype=np.intp)
-        # leaf_sums trusts these too (scipy checks neither on construction).
-        if len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= hashed.shape[1]):
-            raise ValueError("hashed column index out of range")
-        if len(indptr) != n + 1 or indptr[0] != 0 or indptr[-1] > len(indices) or (np.diff(indptr) < 0).any():
+        if len(indptr) != n + 1:  # leaf_sums checks the rest of the CSR (scipy checks none of it on construction)
             raise ValueError("hashed rows are not a CSR matrix's")
-        # The hashed column of each CSR column (-1: not one the model reads).
-        position = np.full(hashed.shape[1], -1, dtype=np.intp)
-        position[columns] = np.arange(len(columns))
-    if int(a["reads"]) > width + len(columns):
-        raise ValueError(f"the trees read column {int(a['reads']) - 1}, but rows have {width + len(columns)} columns")
-    sums = leaf_sums(rows, data, indices, indptr, position, len(columns), a["packed32"] if single else a["packed64"],
+        position = _positions(a, int(hashed.shape[1]))
+    if int(a["reads"]) > width + n_hashed:
+        raise ValueError(f"the trees read column {int(a['reads']) - 1}, but rows have {width + n_hashed} columns")
+    sums = leaf_sums(rows, data, indices, indptr, position, n_hashed, a["packed32"] if single else a["packed64"],
                      a["value"], a["roots"], int(settings["max_depth"]))  # fmt: skip
     if settings["aggregate"] == "mean":
         mean: np.ndarray = sums / len(a["roots"])

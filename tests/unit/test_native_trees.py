@@ -189,6 +189,15 @@ def test_malformed_inputs_are_refused_not_read_out_of_bounds() -> None:
         compact.proba(dense, sp.csr_matrix((3, 16), dtype=np.float32))
     with pytest.raises(ValueError, match="rows have 3 columns"):
         compact.proba(np.zeros((2, 1)), sp.csr_matrix((2, 16)))
+    # leaf_sums checks the CSR itself: scipy lets a matrix's arrays be replaced unchecked.
+    decreasing = sp.csr_matrix((np.ones(2, np.float32), np.array([1, 2], np.int32), np.array([0, 2, 2])), shape=(2, 16))
+    decreasing.indptr = np.array([0, 2, 1], dtype=np.int32)
+    with pytest.raises(ValueError, match="hashed rows are not a CSR matrix's"):
+        compact.proba(dense, decreasing)
+    negative = sp.csr_matrix((np.ones(2, np.float32), np.array([1, 2], np.int32), np.array([0, 2, 2])), shape=(2, 16))
+    negative.indices = np.array([1, -3], dtype=np.int32)
+    with pytest.raises(ValueError, match="hashed column index out of range"):
+        compact.proba(dense, negative)
     broken = {**compact.arrays, "left": np.full_like(compact.arrays["left"], 10**6)}
     with pytest.raises(ValueError, match="tree left index out of range"):
         Compact("trees", broken, compact.settings).proba(dense, None)
