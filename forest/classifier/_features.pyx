@@ -869,3 +869,96 @@ def node_numeric(const int64_t[::1] parent not None, const int64_t[::1] depth no
             out[i, 16] = hidden[i]
             out[i, 17] = microdata[i]
     return out_
+
+
+cdef Py_ssize_t _container(const uint8_t[::1] content, const int64_t[::1] owner, const int64_t[::1] words,
+                           const int64_t[::1] last, const int64_t[::1] depth, int64_t* own) except -1:
+    # forest.classifier.container.article_container over ``own`` (zeroed, one per element): each
+    # element's content words, their subtree sums as running sums' differences (integers: exact,
+    # as numpy's), and the deepest element holding more than half (the first of equal depth).
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], i, b, top = -1
+    cdef int64_t total = 0, held
+    cdef int64_t* running = own
+    for b in range(nb):
+        if content[b]:
+            own[owner[b]] += words[b]
+            total += words[b]
+    # own becomes the running sums in place, one longer: running[i] is the words before element i.
+    cdef int64_t before = 0, here
+    for i in range(n):
+        here = own[i]
+        running[i] = before
+        before += here
+    running[n] = before
+    for i in range(n):
+        held = running[last[i] + 1] - running[i]
+        if 2 * held > total and (top < 0 or depth[i] > depth[top]):
+            top = i
+    return top if top >= 0 else 0
+
+
+def article_container_of(const uint8_t[::1] content not None, const int64_t[::1] owner not None,
+                         const int64_t[::1] words not None, const int64_t[::1] last not None,
+                         const int64_t[::1] depth not None):
+    """forest.classifier.container.article_container of a page's arrays: ``content`` per block (0 or
+    1), each block's ``owner`` and ``words``, each element's ``last`` (its subtree's end) and ``depth``."""
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, i
+    if content.shape[0] != nb or words.shape[0] != nb or depth.shape[0] != n:
+        raise ValueError("the blocks' or the elements' arrays differ in length")
+    for b in range(nb):
+        if not 0 <= owner[b] < n:
+            raise IndexError("a block's owner is out of range")
+    for i in range(n):
+        if not i <= last[i] < n:
+            raise IndexError("an element's subtree end is out of range")
+    cdef int64_t* own = <int64_t*>calloc(n + 1, sizeof(int64_t))
+    if own is NULL:
+        raise MemoryError()
+    try:
+        return _container(content, owner, words, last, depth, own)
+    finally:
+        free(own)
+
+
+def confined(const double[::1] probability not None, const uint8_t[::1] content not None, const int64_t[::1] owner not None,
+             const int64_t[::1] words not None, const int64_t[::1] last not None, const int64_t[::1] depth not None,
+             list tags not None, headings, double outside, double inside):
+    """forest.classifier.container.confine of a page's arrays (as article_container_of's, and each
+    block's ``probability``, each element's tag): the labels as a bool array.  A block before the
+    container's first content block keeps its label outside the container as a heading
+    (``tags[owner] in headings``): that is asked only of the few content blocks it decides."""
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, i, top, first = 0, end
+    if content.shape[0] != nb or words.shape[0] != nb or probability.shape[0] != nb or depth.shape[0] != n or len(tags) != n:
+        raise ValueError("the blocks' or the elements' arrays differ in length")
+    for b in range(nb):
+        if not 0 <= owner[b] < n:
+            raise IndexError("a block's owner is out of range")
+    for i in range(n):
+        if not i <= last[i] < n:
+            raise IndexError("an element's subtree end is out of range")
+    out_ = np.zeros(nb, dtype=bool)
+    cdef uint8_t[::1] out = out_.view(np.uint8)
+    for b in range(nb):
+        if content[b]:
+            break
+    else:
+        return out_
+    cdef int64_t* own = <int64_t*>calloc(n + 1, sizeof(int64_t))
+    if own is NULL:
+        raise MemoryError()
+    try:
+        top = _container(content, owner, words, last, depth, own)
+    finally:
+        free(own)
+    end = last[top]
+    # The first content block inside the container (np.argmax: 0 when there is none).
+    for b in range(nb):
+        if content[b] and top <= owner[b] <= end:
+            first = b
+            break
+    for b in range(nb):
+        if top <= owner[b] <= end:
+            out[b] = content[b] or probability[b] >= inside
+        elif content[b]:
+            out[b] = probability[b] >= outside or (b < first and tags[owner[b]] in headings)
+    return out_

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from forest.classifier._features import article_container_of, confined
 from forest.classifier.blocks import PageTree
 
 # P(content) a block outside the article's container needs: it guards against a menu or a "related"
@@ -35,15 +36,8 @@ HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 def article_container(tree: PageTree, content: np.ndarray) -> int:
     """Index (in ``tree.elements``) of the deepest element holding more than half of the words of the
     ``content`` blocks; 0 (the body) when no block is content."""
-    content = np.asarray(content, dtype=bool)
-    words = tree.block_counts()[1]  # Block.words of each, counted in C
-    # Summed per owner by bincount (exact: word counts far below 2**53), not the slower np.add.at.
-    own = np.bincount(tree.owner[content], weights=words[content], minlength=len(tree.parent)).astype(np.int64)
-    held = tree.subtree_sums(own)
-    majority = np.flatnonzero(2 * held > own.sum())
-    if not len(majority):
-        return 0
-    return int(majority[np.argmax(tree.depth[majority])])
+    # In C (forest.classifier._features): bincount's and subtree_sums' numpy calls cost more than the sums on a page.
+    return int(article_container_of(_flags(content), tree.owner, tree.block_counts()[1], tree.last, tree.depth))
 
 
 def confine(
@@ -52,15 +46,17 @@ def confine(
 ) -> np.ndarray:
     """``content`` (the threshold's labels) held to the article's container: a block outside it stays content
     only at a probability of at least ``outside`` or as a heading before it; one inside it is content from ``inside`` on."""
-    content = np.asarray(content, dtype=bool)
-    if not content.any():
-        return content
     probability = np.asarray(probability)
-    top = article_container(tree, content)
-    owner = tree.owner
-    within = (owner >= top) & (owner <= tree.last[top])
-    keep = probability >= outside
-    # The container holds content, so some content block is inside it: the headings before the first one.
-    first = int(np.argmax(within & content))
-    keep[:first] |= np.fromiter((tree.tags[o] in HEADINGS for o in owner[:first].tolist()), dtype=bool, count=first)
-    return np.where(within, content | (probability >= inside), content & keep)
+    if probability.dtype.kind == "f" and probability.dtype != np.float64:
+        # numpy compares a float32 (or float16) array with a threshold cast to its dtype: so are they here.
+        outside, inside = float(probability.dtype.type(outside)), float(probability.dtype.type(inside))
+    # In C (forest.classifier._features.confined): the numpy calls' fixed costs were most of a small page's.
+    # Its reference, the numpy code it replaced, is reference_confine in tests/unit/test_native_container.py.
+    labels: np.ndarray = confined(np.ascontiguousarray(probability, dtype=np.float64), _flags(content), tree.owner,
+                                  tree.block_counts()[1], tree.last, tree.depth, tree.tags, HEADINGS, outside, inside)  # fmt: skip
+    return labels
+
+
+def _flags(content: np.ndarray) -> np.ndarray:
+    # The labels as the bytes the C reads (a bool array's, viewed).
+    return np.ascontiguousarray(content, dtype=bool).view(np.uint8)
