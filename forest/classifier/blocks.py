@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from forest.classifier._features import block_counts
+from forest.classifier._features import block_counts, tagged
 from forest.classifier._walk import Nodes, attributes_of, flatten, read_names
 from patterns.text import BLOCK_TAGS, Block
 
@@ -167,9 +168,20 @@ def invisible(tree: PageTree) -> np.ndarray:
 
     ``aria-hidden`` is not enough: it hides from screen readers, not from the eye.
     """
+    return _within(tree, _hidden_roots(tree))
+
+
+def _hidden_roots(tree: PageTree) -> np.ndarray:
+    # The elements invisible() hides with their subtrees.
     attributes = tree.marked_attributes()
-    hidden = [i for i in tree.marked() if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or "")]
-    return _within(tree, np.asarray(hidden, dtype=np.int64))
+    hidden = [i for i in tree.marked() if "hidden" in attributes[i] or _not_rendered(attributes[i].get("style") or "")]
+    return np.asarray(hidden, dtype=np.int64)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _not_rendered(style: str) -> bool:
+    # A page repeats its inline styles ("display:none" on every hidden item): each is searched once.
+    return NOT_RENDERED.search(style) is not None
 
 
 # Parts of a page that are never its article's text: a figure's legend (it describes a photo
@@ -182,22 +194,25 @@ NOT_ARTICLE_ROLES = frozenset(("contentinfo", "navigation"))
 def not_article(tree: PageTree) -> np.ndarray:
     """Elements that are, or lie inside, a ``<figcaption>``, a ``<footer>`` or a ``<nav>``, or an
     element whose ``role`` is ``contentinfo`` or ``navigation``."""
-    n = len(tree)
-    starts = np.zeros(n, dtype=bool)
-    tags = tree.tags
-    # Each tag's elements found by list.index, in C, rather than a set lookup in Python per element.
-    for tag in NOT_ARTICLE_TAGS:
-        at = -1
-        try:
-            while True:
-                at = tags.index(tag, at + 1)
-                starts[at] = True
-        except ValueError:
-            pass
+    return _within(tree, _not_article_roots(tree))
+
+
+def unshown(tree: PageTree, *, landmarks: bool = True) -> np.ndarray:
+    """:func:`invisible` elements, and with ``landmarks`` :func:`not_article` ones too: one count of
+    their roots' subtrees (an element inside either's roots is inside their union's)."""
+    roots = _hidden_roots(tree)
+    if landmarks:
+        roots = np.concatenate([roots, _not_article_roots(tree)])
+    return _within(tree, roots)
+
+
+def _not_article_roots(tree: PageTree) -> np.ndarray:
+    # The elements not_article() marks with their subtrees.
     attributes = tree.marked_attributes()
-    for i in tree.marked():  # the few elements with a role
-        starts[i] |= attributes[i].get("role") in NOT_ARTICLE_ROLES
-    return _within(tree, np.flatnonzero(starts))
+    # The tags' elements found by one set lookup per element in C; then the few elements with a role.
+    roles = [i for i in tree.marked() if attributes[i].get("role") in NOT_ARTICLE_ROLES]
+    found = tagged(tree.tags, NOT_ARTICLE_TAGS)
+    return np.union1d(found, roles) if roles else found
 
 
 def _within(tree: PageTree, roots: np.ndarray) -> np.ndarray:

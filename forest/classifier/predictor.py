@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from lxml import etree
 
 from forest.classifier._walk import predictions
-from forest.classifier.blocks import invisible, not_article, walk
+from forest.classifier.blocks import unshown, walk
 from forest.classifier.compact import Compact
 from forest.classifier.container import confine
 from forest.classifier.context import context_features
@@ -154,9 +154,7 @@ class BlockPredictor:
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.  Nor are a
         # figure's caption, a footer or navigation, which few training pages mark as such.
-        hidden = invisible(tree)
-        if landmarks:
-            hidden |= not_article(tree)
+        hidden = unshown(tree, landmarks=landmarks)
         p[hidden[tree.owner]] = 0.0
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:

@@ -1,0 +1,91 @@
+"""What the classifier gives probability 0 (forest.classifier.blocks.unshown) against its reference,
+the two masks it replaced: ``invisible(tree) | not_article(tree)``, with not_article's tags found by
+``list.index`` as before they were found in C (forest.classifier._features.tagged).
+
+On hand-made pages (hidden elements inside landmarks, roles, nested footers) and on a fixed
+sample of every shared dataset's pages (``-m bench``: all of them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
+from forest.classifier._features import tagged
+from forest.classifier.blocks import NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS, NOT_RENDERED, PageTree, _within, unshown, walk
+
+
+def reference_invisible(tree: PageTree) -> np.ndarray:
+    attributes = tree.marked_attributes()
+    hidden = [i for i in tree.marked() if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or "")]
+    return _within(tree, np.asarray(hidden, dtype=np.int64))
+
+
+def reference_not_article(tree: PageTree) -> np.ndarray:
+    starts = np.zeros(len(tree), dtype=bool)
+    for tag in NOT_ARTICLE_TAGS:
+        at = -1
+        try:
+            while True:
+                at = tree.tags.index(tag, at + 1)
+                starts[at] = True
+        except ValueError:
+            pass
+    attributes = tree.marked_attributes()
+    for i in tree.marked():
+        starts[i] |= attributes[i].get("role") in NOT_ARTICLE_ROLES
+    return _within(tree, np.flatnonzero(starts))
+
+
+def assert_same(tree: PageTree) -> None:
+    hidden = reference_invisible(tree)
+    assert unshown(tree, landmarks=False).tolist() == hidden.tolist()
+    assert unshown(tree).tolist() == (hidden | reference_not_article(tree)).tolist()
+
+
+PAGES = [
+    "<html><body><nav><p>menu</p></nav><div style='display: none'><p>gone</p><footer>f</footer></div>"
+    "<div role='navigation'><p>links</p></div><figure><img><figcaption>cap</figcaption></figure>"
+    "<p hidden>h</p><div role='contentinfo' style='visibility:hidden'><span>c</span></div><p>kept</p>"
+    "<footer><footer><p>inner</p></footer></footer><div role='main'><p>main</p></div></body></html>",
+    "<html><body><p>nothing hidden</p></body></html>",
+    "<html><body><div style='DISPLAY : NONE'><nav>n</nav></div><div style='color: red'>red</div></body></html>",
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=range(len(PAGES)))
+def test_hand_made_pages_hide_what_the_reference_hides(page: str) -> None:
+    assert_same(walk(body_of(page)))
+
+
+_TAGS = ["p", "div", "nav", "footer", "figcaption", "a", "navigation", "Footer", "nav "]
+
+
+@given(st.lists(st.sampled_from(_TAGS) | st.text(max_size=3), max_size=40))
+def test_tagged_finds_the_tags_a_set_lookup_finds(tags: list[str]) -> None:
+    assert tagged(tags, NOT_ARTICLE_TAGS).tolist() == [i for i, tag in enumerate(tags) if tag in NOT_ARTICLE_TAGS]
+
+
+def _check_pages(every: bool) -> int:
+    checked = 0
+    for pages in dataset_pages(every).values():
+        for body in bodies(pages):
+            assert_same(walk(body, proxies=False))
+            checked += 1
+    return checked
+
+
+@pytest.mark.datasets
+def test_a_sample_of_every_dataset_hides_what_the_reference_hides() -> None:
+    skip_without_datasets()
+    assert _check_pages(every=False) > 0
+
+
+@pytest.mark.bench
+@pytest.mark.datasets
+def test_every_dataset_page_hides_what_the_reference_hides() -> None:
+    skip_without_datasets()
+    assert _check_pages(every=True) > 0
