@@ -175,3 +175,16 @@ def test_page_level_systems_are_extracted_once_across_seeds() -> None:
     tested = {r.page for r in first.rows} | {r.page for r in second.rows}
     assert Counting.calls == len(tested) < len(first.rows) + len(second.rows)
     assert {r.page for r in second.rows} == {s.id for s in sites["a.example"]} - set(dict(second.splits)["a.example"])
+
+
+def test_the_site_mean_reference_ranks_each_page_by_its_sites_other_pages() -> None:
+    # Site s0 holds pages p0, p2, p4 (F1 0.9, 0.5, 0.7); s1 holds p1, p3 (1.0, 0.8).  Each page's reference
+    # is the mean of its site's other pages: p0 0.6, p2 0.8, p4 0.7, p1 0.8, p3 1.0.
+    rows = _rows("forest", [0.9, 1.0, 0.5, 0.8, 0.7])
+    rho, pages = report.site_mean_spearman([rows])
+    assert pages == 5 and rho == pytest.approx(spearman([0.6, 0.8, 0.8, 1.0, 0.7], [0.9, 1.0, 0.5, 0.8, 0.7]))
+    # Two runs are pooled page by page, each page against its own run's site means; a lone page has no reference.
+    lone = [Row("forest", "tiny", "alone", "q0", 0.4, 0.4, 0.4, 1.0)]
+    assert report.site_mean_spearman([rows, lone])[1] == 5
+    line = report._confidence_line([_run_of(_rows("forest", [0.9, 1.0, 0.5, 0.8, 0.7], [0.1, 0.2, 0.3, 0.4, 0.5]))], "tiny")
+    assert line is not None and line.endswith(f"site's other pages: {rho:.2f})")
