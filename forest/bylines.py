@@ -480,7 +480,7 @@ def _alone(texts: _Texts, lang: str) -> str | None:
     days = set()
     for i in texts.digits(range(len(texts.texts))):
         text = texts.texts[i]
-        if len(text) > 4 * _DATE_CHARS or (":" not in text and "rs" not in text):  # a time's colon or "hrs", tested first
+        if len(text) > 4 * _DATE_CHARS or (":" not in text and "rs" not in text.lower()):  # a time's colon or "hrs", tested first
             continue
         if len(line := " ".join(text.split())) > 2 * _DATE_CHARS:
             continue
