@@ -123,8 +123,8 @@ def headline_of(root: etree._Element, title: str) -> str:
     best = ""
     # One pass over the page's text nodes in C (its reference, the XPath
     # //body//text()[string-length(normalize-space(.)) >= $shortest], is tests/unit/test_native_headline.py's)
-    # finds those that may state a part of the title alone.
-    for text in body_texts(root, min(len(p) for p in parts)):
+    # finds those that may state a part of the title alone: none longer than the title, once split and joined.
+    for text in body_texts(root, min(len(p) for p in parts), len(title)):
         text = " ".join(text.split())
         if text == title:
             return title

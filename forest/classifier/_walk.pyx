@@ -786,12 +786,29 @@ cdef inline Py_ssize_t _normalized_length(const unsigned char* text) noexcept no
     return length
 
 
-def body_texts(root, Py_ssize_t shortest):
+cdef inline Py_ssize_t _solid_ascii(const unsigned char* text) noexcept nogil:
+    # The ASCII characters of UTF-8 ``text`` that str.split() does not split on (its ASCII whitespace:
+    # tab, LF, VT, FF, CR, the four separators U+001C-U+001F and space).
+    cdef Py_ssize_t count = 0
+    cdef unsigned char c
+    while text[0] != 0:
+        c = text[0]
+        count += c < 0x80 and not (9 <= c <= 13 or 28 <= c <= 32)
+        text += 1
+    return count
+
+
+def body_texts(root, Py_ssize_t shortest, Py_ssize_t longest=-1):
     """The texts of ``//body//text()[string-length(normalize-space(.)) >= shortest]`` in the
     document of ``root``, as str, in document order: the text (and CDATA) nodes inside a ``<body>``
     (any, in no namespace) whose text, whitespace-normalized as XPath does it, has at least
     ``shortest`` characters.  One walk in C, where libxml2's XPath made a string of every text
-    node's normalized text and lxml a smart string of every one it returned."""
+    node's normalized text and lxml a smart string of every one it returned.
+
+    With ``longest`` (0 or more), only the texts with at most ``longest`` ASCII characters that
+    str.split() does not split on: a text with more is no str of ``longest`` characters once split
+    and joined (whatever its other characters), and a caller that looks for such strs (a page's
+    headline) is spared a str of every paragraph."""
     cdef cetree._Element top = <cetree._Element?>root
     cdef xmlNode* c_node = top._c_node
     cdef Py_ssize_t inside = 0
@@ -817,7 +834,8 @@ def body_texts(root, Py_ssize_t shortest):
                 inside -= 1
         elif inside and (c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE):
             content = <const char*>c_node.content
-            if content is not NULL and _normalized_length(<const unsigned char*>content) >= shortest:
+            if content is not NULL and _normalized_length(<const unsigned char*>content) >= shortest \
+                    and (longest < 0 or _solid_ascii(<const unsigned char*>content) <= longest):
                 found.append(content.decode("utf-8"))
             elif content is NULL and shortest <= 0:
                 found.append("")

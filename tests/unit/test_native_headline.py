@@ -44,9 +44,17 @@ def reference_headline(root: etree._Element, title: str) -> str:
     return best or title
 
 
-def check(root: etree._Element, bounds: tuple[int, ...] = (-1, 0, 1, 3, 12, 40)) -> None:
+def solid_ascii(text: str) -> int:
+    """The ASCII characters of ``text`` that str.split() does not split on: body_texts' ``longest`` counts them."""
+    return sum(c.isascii() and not c.isspace() for c in text)
+
+
+def check(root: etree._Element, bounds: tuple[int, ...] = (-1, 0, 1, 3, 12, 40), longest: tuple[int, ...] = (0, 2, 10, 60)) -> None:
     for shortest in bounds:
-        assert body_texts(root, shortest) == reference_texts(root, shortest), shortest
+        texts = reference_texts(root, shortest)
+        assert body_texts(root, shortest) == texts, shortest
+        for bound in longest:
+            assert body_texts(root, shortest, bound) == [t for t in texts if solid_ascii(t) <= bound], (shortest, bound)
 
 
 PAGE = """<html><head><title>Boy killed by dog - World - Camden Advertiser</title></head><body>
@@ -86,7 +94,7 @@ def test_a_non_element_is_refused() -> None:
         body_texts("<p/>", 0)  # type: ignore[arg-type]
 
 
-CHARACTERS = list("ab \t\n\r\xa0\u3000\u2003\u00e9\u0130.-|") + ["\U0001F600"]
+CHARACTERS = list("ab \t\n\r\xa0\u3000\u2003\u00e9\u0130.-|\x0b\x1c\x85") + ["\U0001F600"]
 any_text = st.lists(st.sampled_from(CHARACTERS), max_size=12).map("".join)
 names = st.sampled_from(["div", "p", "span", "body", "b"])
 elements = st.recursive(
@@ -104,6 +112,12 @@ def test_generated_pages_read_as_the_reference(body: list[str], shortest: int) -
     except ParseError:
         return
     check(root, (shortest,))
+
+
+@given(st.lists(st.sampled_from(CHARACTERS) | st.characters(), max_size=30).map("".join))
+def test_a_text_over_the_bound_is_longer_than_it_once_split_and_joined(text: str) -> None:
+    # What lets headline_of ask body_texts for no text over its title's length.
+    assert len(" ".join(text.split())) >= solid_ascii(text)
 
 
 def check_pages(pages: list[str]) -> int:
