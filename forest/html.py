@@ -200,10 +200,11 @@ def _parser() -> etree.HTMLParser:
 def page_title(root: lxml_html.HtmlElement) -> str:
     """The page's ``<title>``, or ``og:title``, whitespace-normalized ('' if none)."""
     title = next(iter(_head_first(root, "title")), None)
-    for value in (title.text if title is not None else None, _meta(root, "og:title")):
-        if value and value.strip():
-            return " ".join(value.split())
-    return ""
+    value = title.text if title is not None else None
+    if not (value and value.strip()):
+        # og:title is read only where the <title> says nothing (most pages have one).
+        value = _meta(root, "og:title")
+    return " ".join(value.split()) if value and value.strip() else ""
 
 
 def _head_first(root: lxml_html.HtmlElement, tag: str) -> list[lxml_html.HtmlElement]:
