@@ -282,6 +282,9 @@ WORDS = ["word", "x", "é", "中文", " ", "  ", "\n", "\t", "\xa0", "\u3000", "
 ATTRIBUTES = [
     "", " class='story main'", " id='x'", " role='navigation'", " itemprop='headline'", " style='display:none'", " hidden",
     " class='' id=''", " aria-hidden='true' class='a'", " href='/' itemprop='url' role='link' id='l'", " xml:lang='en' data-role='x'",
+    # Values read from their text node in C, or by lxml: entities, a repeated name, characters past ASCII, empty values.
+    " title='a &amp; b &#233;&nbsp;' role='main'", " class='a' class='b' style=\"color:red\"", " data-x='中文 é' itemprop=''",
+    " alt=x hidden=''",
 ]
 texts = st.lists(st.sampled_from(WORDS), max_size=6).map("".join)
 leaves = texts | st.sampled_from(["<!-- c -->", "<br>", "<img src=x>"])
