@@ -19,7 +19,7 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.learning._inline import day_candidates, text_sizes
+from forest.learning._inline import day_candidates, text_sizes, unnamed_classes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, person_name, printed_fields, written_dates
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
@@ -27,7 +27,7 @@ from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, i
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
-from patterns.dom import ANCHOR_DISTANCE, element_anchors, element_steps
+from patterns.dom import ANCHOR_DISTANCE, PageIndex, element_anchors, element_steps
 
 FIELDS = ("title", "author", "date")
 # A field's pattern must select the right element on at least this share of the
@@ -75,26 +75,35 @@ _STAMP_NAMES = ("datetime", "content", "title", *DATE_ATTRIBUTES)
 
 
 
-def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]]) -> dict[str, str]:
+def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]], indexes: Sequence[PageIndex | None] | None = None,
+                 ) -> dict[str, str]:
     """XPaths that find each field (title, author, date) on the sample pages.
 
     :param samples: each sample page's parsed tree (from :func:`forest.html.parse_html`)
         and what its feed item says about it.
+    :param indexes: each page's index of its ``<body>`` with its structural keys (learning's, from
+        forest.learning.index.page_index), where the caller has it: a candidate's elements are then read
+        from it instead of evaluating its XPath over the page (the same elements: :class:`_Selection`).
     :return: field name -> XPath, for the fields a pattern was found for.
     """
     learned: dict[str, str] = {}
+    selections: dict[int, _Selection] = {}  # each page's, made when a field first has a value on it
     bodies: dict[int, _Body] = {}  # each page's body read once for all three fields, when one has a value
     read = _Read()  # each distinct text's day, words and byline name, read once for all the pages (a template's repeat)
     for name in FIELDS:
         pages: list[tuple[etree._Element, list[etree._Element]]] = []
+        selected: list[_Selection | None] = []
         for k, (root, meta) in enumerate(samples):
             value = _value(meta, name)
             if value:
                 body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, read))
                 pages.append((root, _matches(body, name, value)))
+                if indexes is not None and k not in selections:
+                    selections[k] = _Selection(root, indexes[k])
+                selected.append(selections.get(k))
         if not any(found for _, found in pages):
             continue
-        xpath = _best_key(pages)
+        xpath = _best_key(pages, selected)
         if xpath is not None:
             learned[name] = xpath
     return learned
@@ -458,10 +467,15 @@ def _near(words: list[str], want: list[str]) -> bool:
     return f" {part} " in f" {joined} "
 
 
-def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]]) -> str | None:
+def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], selections: Sequence[_Selection | None] = (),
+              ) -> str | None:
     """The candidate XPath right on most pages; ties go to one that selects a single element,
     then one with attributes (more stable than a bare tag), then the shorter, then the first
-    described (pages in order, each page's matches in document order)."""
+    described (pages in order, each page's matches in document order).
+
+    :param selections: per page, its index's answer for what a key selects (:class:`_Selection`), or None
+        (or none given): the XPath is evaluated over the page.
+    """
     candidates = dict.fromkeys(key for _, found in pages for element in found for key in _keys(element))
     matched = [set(found) for _, found in pages]
     needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
@@ -479,8 +493,11 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]]) -> s
             left = len(pages) - k
             if right + left < needed or (best is not None and (right + left, single + left, *shape) <= best[0]):
                 break  # right and single on every page left, it still ranks no higher than the best or is too rare (learning time)
-            result = compiled(root)
-            selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
+            selection = selections[k] if k < len(selections) else None
+            selected = selection.first(key) if selection is not None else None
+            if selected is None:
+                result = compiled(root)
+                selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
             if selected and selected[0] in matched[k]:
                 right += 1
                 single += len(selected) == 1
@@ -488,6 +505,80 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]]) -> s
         if right >= needed and (best is None or rank > best[0]):
             best = (rank, key)
     return best[1] if best else None
+
+
+# XPath's normalize-space() collapses these alone (libxml2's blanks); str.split() splits on every Unicode space.
+_XML_SPACE = re.compile("[ \t\r\n]+")
+# A class token step's test, as patterns.dom writes it: "//tag" + _TOKEN_TEST + token + "')]".
+_TOKEN_TEST = "[contains(concat(' ', normalize-space(@class), ' '), ' "
+_TOKEN_KEY = re.compile(r"//[^\W\d][\w.\-]*" + re.escape(_TOKEN_TEST) + r"([^'\s]+) '\)\]")
+
+
+class _Selection:
+    """The elements a candidate key's XPath (``//step`` or an anchored path, as :func:`_keys` writes them)
+    selects on one sample page, up to two in document order, read from the page index's keys: evaluating
+    each candidate over the whole page was most of :func:`_best_key`'s time.
+
+    The index holds the body's elements and the keys patterns.dom names them by, the same strings as
+    :func:`_keys` (both spell them with patterns.dom's steps); the head is indexed alike here, and the
+    XPath's elements are the head's and then the body's.  Where the index cannot stand for the XPath,
+    :meth:`first` answers None and the caller evaluates the XPath: a key no indexed element holds (a tag
+    XPath cannot name, a path through one), the root's own keys, and every key of a page whose root holds
+    elements besides its head and body, or in another order, or whose document holds elements beside its root.  A class token step selects the elements
+    whose class holds the token between XPath's spaces: an index key's elements hold it between
+    ``str.split``'s, which split on more (a no-break space), and are checked; and an element whose class
+    patterns.dom does not name (over 120 characters, or holding both quotes) has no token key, so a token
+    it holds is left to the XPath.
+    """
+
+    def __init__(self, root: etree._Element, index: PageIndex | None) -> None:
+        from forest.learning.index import page_index
+
+        self._indexes: list[PageIndex] = []
+        self._own: frozenset[str] = frozenset()
+        self._unnamed: list[etree._Element] = []
+        children = [child for child in root if isinstance(child.tag, str)]
+        if index is None or not index.elements or children[-1:] != [index.elements[0]]:
+            return
+        # XPath's // reads the whole document: a broken page's parse can hold elements beside its root.
+        if any(isinstance(node.tag, str) for node in (*root.itersiblings(), *root.itersiblings(preceding=True))):
+            return
+        if len(children) == 2 and children[0].tag == "head":
+            self._indexes.append(page_index(children[0]))
+        elif len(children) != 1:
+            return
+        self._indexes.append(index)
+        self._own = frozenset({f"//{root.tag}", *(f"//{step}" for step in element_steps(root))})
+        self._unnamed = unnamed_classes(root)
+
+    def first(self, key: str) -> list[etree._Element] | None:
+        """The first two elements ``key`` selects (fewer where it selects fewer), or None where the index cannot tell."""
+        if not self._indexes or key in self._own:
+            return None
+        token = None
+        if _TOKEN_TEST in key:
+            match = _TOKEN_KEY.fullmatch(key)
+            if match is None:
+                return None  # the test's text inside an attribute's value: the XPath decides
+            token = match.group(1)
+            tag = key[2 : key.index("[")]
+            if any(element.tag == tag and token in _XML_SPACE.split(element.get("class") or "") for element in self._unnamed):
+                return None
+        found: list[etree._Element] = []
+        known = False
+        for index in self._indexes:
+            nodes = index.keys.get(key)
+            if nodes is None:
+                continue
+            known = True
+            for i in nodes:
+                element = index.elements[i]
+                if token is not None and token not in _XML_SPACE.split(element.get("class") or ""):
+                    continue
+                found.append(element)
+                if len(found) == 2:
+                    return found
+        return found if known else None
 
 
 def _keys(element: etree._Element) -> Iterator[str]:

@@ -289,6 +289,61 @@ def comment_named_candidates(top):
     return found
 
 
+cdef bint _unnamed_class(xmlNode* c_node) noexcept nogil:
+    # Whether the element's class (element.get's) may be one patterns.dom names by no step: over 120
+    # bytes of UTF-8 (120 characters are at least as many bytes), or holding both quotes; any other
+    # node in the value (an entity reference) counts as such.
+    cdef xmlAttr* c_attr = c_node.properties
+    cdef xmlNode* c_text
+    cdef const unsigned char* s
+    cdef size_t size = 0
+    cdef bint single = False, double = False
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, "class") == 0:
+            c_text = c_attr.children
+            while c_text is not NULL:
+                if c_text.type != tree.XML_TEXT_NODE:
+                    return True
+                s = <const unsigned char*>c_text.content
+                if s is not NULL:
+                    while s[0] != 0:
+                        single = single or s[0] == 39
+                        double = double or s[0] == 34
+                        size += 1
+                        s += 1
+                c_text = c_text.next
+            return size > 120 or (single and double)
+        c_attr = c_attr.next
+    return False
+
+
+def unnamed_classes(top):
+    """``top`` and the elements under it, in document order, whose class patterns.dom may name by no step
+    (``patterns.dom._steps``: over 120 characters, or both quotes): a superset of those
+    ``//*[string-length(@class) > 120 or (contains(@class, "'") and contains(@class, '"'))]`` selects from
+    the root, which forest.fields._Selection reads and which cost more than the keys it spared evaluating."""
+    cdef cetree._Element element = <cetree._Element?>top
+    cdef cetree._Document doc = element._doc
+    cdef xmlNode* c_top = element._c_node
+    cdef xmlNode* c_node = c_top
+    cdef list found = []
+    if c_top.type != tree.XML_ELEMENT_NODE:
+        raise TypeError("unnamed_classes() needs an element")
+    while True:
+        if c_node.type == tree.XML_ELEMENT_NODE:
+            if c_node.properties is not NULL and _unnamed_class(c_node):
+                found.append(cetree.elementFactory(doc, c_node))
+            if c_node.children is not NULL:
+                c_node = c_node.children
+                continue
+        while c_node is not c_top and c_node.next is NULL:
+            c_node = c_node.parent
+        if c_node is c_top:
+            break
+        c_node = c_node.next
+    return found
+
+
 cdef bint _digit_or_wide(xmlNode* c_node) noexcept nogil:
     """Whether the .text or .tail that starts at ``c_node`` holds an ASCII digit or a non-ASCII
     character (which may be a digit of another script: Python's ``\\d`` is Unicode's)."""

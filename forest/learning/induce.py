@@ -242,7 +242,9 @@ class Inducer:
             chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template)
         # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
-        fields, searched = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes)
+        # The pages' indexes name their elements by the keys the field search tries (not the ABSPATHS ablation's paths).
+        indexes = [sample.index for sample in samples] if settings.candidates != "paths" else None
+        fields, searched = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes, indexes)
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),

@@ -19,6 +19,7 @@ from forest.bylines import printed_fields
 from forest.metadata import attributed_date, microdata_fields
 from forest.titles import headline_of, strip_affixes
 from keywords.model import Metadata
+from patterns.dom import PageIndex
 
 # A field no place is learned for is searched for on each page whose head lacks it where at least this
 # share of the sample pages whose heads lack it print it: each search walks the page's text, on the
@@ -29,7 +30,8 @@ MIN_SEARCHED_SHARE = 0.5
 
 
 def site_fields(
-    samples: Sequence[tuple[etree._Element, str, Metadata | None]], affixes: tuple[str, str]
+    samples: Sequence[tuple[etree._Element, str, Metadata | None]], affixes: tuple[str, str],
+    indexes: Sequence[PageIndex | None] | None = None,
 ) -> tuple[dict[str, str], tuple[str, ...]]:
     """Field name -> XPath for the site, and the fields (author, date) to search each page for.
 
@@ -41,6 +43,7 @@ def site_fields(
 
     :param samples: each sample page's parsed tree, its HTML and its feed item (None without a feed).
     :param affixes: the site's ``<title>`` decoration (forest.titles).
+    :param indexes: each page's body index with its structural keys, where learning built one (forest.fields.learn_fields).
     """
     values: list[dict[str, str]] = []
     needed: set[str] = set()
@@ -86,7 +89,7 @@ def site_fields(
     learned = learn_fields([
         (root, Metadata(title=value["title"], author=value["author"], published=value["date"]))
         for (root, _, _), value in zip(samples, kept)
-    ])
+    ], indexes)
     unplaced = [name for name in ("author", "date") if name not in learned]
     for (root, html, meta), stating, found in zip(samples, heads_state, shown):
         if meta is not None and unplaced:
