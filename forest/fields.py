@@ -3,8 +3,9 @@
 Learning matches each sample page's feed metadata (title, author, published date)
 against the page's elements and keeps, per field, the XPath that selects a matching
 element on most sample pages.  Reading tries that XPath, then the page's ``og:``/
-``article:`` meta tags, then its JSON-LD, then its microdata and ``<time>``, then a date printed
-beside its headline (forest.metadata).
+``article:`` meta tags, then its JSON-LD, then its microdata and ``<time>``, then a date its
+``<title>`` states, then a date printed beside its headline (forest.bylines), then the day its own
+URL states (forest.metadata.url_date).
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def extract_fields(
     body: bool = True, searched: Collection[str] = (),
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
-    then (``statements``) microdata, ``rel=author`` and ``<time>``, then what the page prints by its headline.
+    then (``statements``) microdata, ``rel=author`` and ``<time>``, then a date the ``<title>`` states, then
+    what the page prints by its headline, then (a date still missing) the day the page's own URL states.
 
     A date is given only where it reads as one (ISO 8601, see :func:`normalize_date`): a source
     whose value is no date ("01/07/16", "last Tuesday") gives way to the next.
