@@ -39,6 +39,9 @@ class PageIndex:
     terms: list[list[str]]  # each element's own terms: its text and its children's tails
     keys: dict[str, list[int]] = field(default_factory=dict)  # pattern XPath -> matching elements
     n_terms: list[int] = field(default_factory=list)  # len(terms[i]), counted once: every scorer reads it
+    # The keys that are one attributed step, with their elements, listed once (patterns.refine.single_steps),
+    # and the number of keys they were listed from.
+    single: tuple[int, list[tuple[str, list[int]]]] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.n_terms:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from patterns.dom import PageIndex
 from patterns.ranking import ScoredPage
 from patterns.scoring import informativeness, jeffreys_densities
 
@@ -45,8 +46,8 @@ def boilerplate_subpatterns(
     placed: dict[str, list[list[int]]] = {}
     for k, (page, region) in enumerate(zip(pages, regions)):
         spans = [(node + 1, page.index.end[node] + 1) for node in region]
-        for key, nodes in page.index.keys.items():
-            if is_single_step(key) and page.index.elements[nodes[0]].tag not in KEPT_TAGS:
+        for key, nodes in single_steps(page.index):
+            if page.index.elements[nodes[0]].tag not in KEPT_TAGS:
                 # Key lists are in document order: bisect finds the part inside each region node.
                 within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
                 if within:
@@ -159,6 +160,17 @@ def is_single_step(key: str) -> bool:
     return key.startswith("//") and key.endswith("]") and "/" not in key[2:].split("[", 1)[0] and "]/" not in key
 
 
+def single_steps(index: PageIndex) -> list[tuple[str, list[int]]]:
+    """The index's keys that are one attributed step (:func:`is_single_step`) with their elements, in the
+    keys' order: a third of a page's keys, listed once per page for the passes that read only them (the
+    region's cuts, its core, the template's boxes), each of which tested every key.  Listed again if a key
+    was added since (forest.learning.containers names parents)."""
+    single = index.single
+    if single is None or single[0] != len(index.keys):
+        single = index.single = (len(index.keys), [(key, nodes) for key, nodes in index.keys.items() if is_single_step(key)])
+    return single[1]
+
+
 def _inside(page: ScoredPage, region: Sequence[int]) -> list[tuple[int, int]]:
     """The elements strictly inside the region's nodes (a region is never cut out whole), as sorted,
     disjoint ranges ``[lo, hi)`` of the document order: a key's elements in them are found by bisection."""
@@ -191,9 +203,7 @@ def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> 
             return None
         spans = _inside(page, region)
         present: dict[str, int] = {}
-        for key, nodes in page.index.keys.items():
-            if not is_single_step(key):
-                continue
+        for key, nodes in single_steps(page.index):
             # Key lists are in document order, and so are the spans: the elements inside, in order.
             found = page.index.outermost([i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]])
             if found:

@@ -21,7 +21,6 @@ MAX_CUT_SHARE of forest.learning.consensus) and none of their own.
 
 from __future__ import annotations
 
-import functools
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 
 from forest.learning.consensus import MAX_CUT_SHARE, MIN_PAGES
 from patterns.ranking import ScoredPage
-from patterns.refine import KEPT_TAGS, is_single_step
+from patterns.refine import KEPT_TAGS, single_steps
 from patterns.scoring import jeffreys_density
 from patterns.text import text_blocks
 
@@ -171,8 +170,8 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
         return at < len(listings) and listings[at] <= index.end[i]
 
     found: dict[str, _Part] = {}
-    for key, nodes in index.keys.items():
-        if not _exact_step(key):
+    for key, nodes in single_steps(index):
+        if "[@" not in key or "contains(" in key:  # one step with an exact attribute value (//div[@class='author-bio'])
             continue
         within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
         if not within:
@@ -182,10 +181,3 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
             continue
         found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within), region_x, region_n)
     return found
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _exact_step(key: str) -> bool:
-    """Whether ``key`` is one step with an exact attribute value (``//div[@class='author-bio']``)."""
-    return is_single_step(key) and "[@" in key and "contains(" not in key
-
