@@ -63,8 +63,8 @@ _SLASHED_DAY = re.compile(r"(\d{1,2})/(\d{1,2})/")
 # the source must hold: the Wayback Machine's toolbar script (its 2005-2017 "bt" call and its
 # later "wombat" one) and the comment a browser's "save as" writes.
 _SAVED_FROM = (
-    ("__wm.", re.compile(r'__wm\.(?:bt\((?:[^,"()]*,){4}\s*"web",\s*|wombat\(\s*)"(https?://[^"]+)"')),
-    ("saved from url=", re.compile(r"saved from url=\(\d+\)(https?://[^\s>]+?)\s*-->")),
+    ("__wm.", re.compile(r'__wm\.(?:bt\((?:[^,"()]*,){4}\s*"web",\s*|wombat\(\s*)"(https?://[^"\s]+)"')),
+    ("saved from url=", re.compile(r'saved from url=\(\d+\)(https?://[^\s>"]+?)\s*-->')),
 )
 # How far into the source each marker is looked for, and then its URL: a browser writes its comment
 # before the page, the Wayback Machine its scripts in the head and its toolbar at the body's start

@@ -170,3 +170,12 @@ def test_an_old_portals_timestamp_printed_alone_dates_its_story() -> None:
 def test_no_date_from_a_masthead_or_a_list_of_timestamps(dated: tuple[str, ...]) -> None:
     html = _portal(*dated)
     assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(['__wm.bt(', '__wm.wombat(', '"web",', '"http://x.example/2005/09/22/a"', "saved from url=(0042)",
+                                 "http://y.example/p", " -->", ",", "550", '"', "(", ")", " ", "\n"]), max_size=14).map("".join))
+def test_a_saved_url_is_a_url_or_none(text: str) -> None:
+    for source in (text, text.encode()):
+        found = saved_from(source)
+        assert found is None or (found.startswith("http") and '"' not in found and " " not in found)
