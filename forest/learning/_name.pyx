@@ -46,6 +46,52 @@ cdef inline int _add(list terms, object text) except -1:
     return 0
 
 
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object o)
+
+
+cdef inline bint _alnum(unsigned char b) noexcept nogil:
+    # keywords.tokenize's [^\W_] among ASCII characters: letters and digits.
+    return (b >= 48 and b <= 57) or (b >= 65 and b <= 90) or (b >= 97 and b <= 122)
+
+
+cdef bint _add_ascii(list terms, xmlNode* c_text) except -1:
+    """keywords.tokenize's terms of a .text or .tail that is one text node of ASCII characters, added
+    in C: runs of letters and digits, lower-cased, less those of digits alone (NFC leaves ASCII as it
+    is, and an ASCII token is numeric exactly when it is digits).  False, adding nothing, for any other
+    text: several nodes (lxml joins them), or a non-ASCII byte; its caller reads it in Python."""
+    cdef const unsigned char* s = <const unsigned char*>c_text.content
+    cdef Py_ssize_t i = 0, start, k
+    cdef bint letters
+    cdef unsigned char b
+    cdef unsigned char* out
+    if s is NULL or _text_or_skip(c_text.next) is not NULL:
+        return False
+    while s[i] != 0:
+        if s[i] >= 0x80:
+            return False
+        i += 1
+    i = 0
+    while s[i] != 0:
+        if not _alnum(s[i]):
+            i += 1
+            continue
+        start = i
+        letters = False
+        while _alnum(s[i]):
+            letters = letters or s[i] > 57
+            i += 1
+        if letters:
+            token = PyUnicode_New(i - start, 127)
+            out = <unsigned char*>PyUnicode_DATA(token)
+            for k in range(i - start):
+                b = s[start + k]
+                out[k] = b + 32 if b >= 65 and b <= 90 else b
+            terms.append(token)
+    return True
+
+
 cdef inline int _put(dict keys, str key, object i) except -1:
     found = keys.get(key)
     if found is None:
@@ -63,6 +109,7 @@ def index_body(root, bint with_keys=True):
     cdef xmlNode* c_root = top._c_node
     cdef xmlNode* c_node = c_root
     cdef xmlNode* child
+    cdef xmlNode* c_text
     cdef list elements = [], parent = [], end = [], depth = [], terms = []
     cdef list names = []  # each element's tag, None where XPath cannot name it
     cdef list anchors = []  # each element's anchor steps
@@ -95,10 +142,14 @@ def index_body(root, bint with_keys=True):
             depth.append(d + 2)  # the body sits under html (level 1)
             own = []
             terms.append(own)
-            if _text_or_skip(c_node.children) is not NULL:
+            # Most texts are one ASCII node, tokenized in C; the others as index_page tokenizes them.
+            c_text = _text_or_skip(c_node.children)
+            if c_text is not NULL and not _add_ascii(own, c_text):
                 _add(own, cetree.textOf(c_node))
-            if up >= 0 and _text_or_skip(c_node.next) is not NULL:
-                _add(<list>terms[up], cetree.tailOf(c_node))
+            if up >= 0:
+                c_text = _text_or_skip(c_node.next)
+                if c_text is not NULL and not _add_ascii(<list>terms[up], c_text):
+                    _add(<list>terms[up], cetree.tailOf(c_node))
             if with_keys:
                 tag = cetree.namespacedName(c_node)
                 usable = nameable.get(tag)

@@ -76,7 +76,7 @@ def test_namespaced_and_hand_built_trees_equal_the_reference() -> None:
 
 
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "section", "x-card", "nav"]
-WORDS = ["word", "x", "é", "中文", "42", " ", "\n", "\xa0", "\u3000", "&amp;", "a.b", "it's"]
+WORDS = ["word", "x", "é", "中文", "42", " ", "\n", "\xa0", "\u3000", "&amp;", "a.b", "it's", "Word_2", "3D", "ABC", "a1b", "1,000", "&#233;"]
 ATTRIBUTES = [
     "", " class='story main'", " class='story  story'", " id='x'", " role='navigation'", " itemprop='headline'",
     " class='' id=''", " href='/' itemprop='url' role='link' id='l'", " class=\"a'b c\"", " data-x='1'",
