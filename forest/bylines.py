@@ -596,8 +596,9 @@ def _byline_anchor(texts: _Texts) -> _Headline | None:
     return _Headline(at, at + len(texts.texts[index]), _lineage(element))
 
 
-# Names of the elements that print an article's date ("post-date", "entry-meta", "published").
-_DATE_HINTS = ("date", "time", "publish", "posted", "byline", "meta")
+# Names of the elements that print an article's date ("post-date", "entry-meta", "published"), and of
+# a blog theme's footer under its post ("post-footer": "August 9th, 2012 | Category: Recipes").
+_DATE_HINTS = ("date", "time", "publish", "posted", "byline", "meta", "post-footer", "entry-footer")
 _DATE_HINT = re.compile("|".join(_DATE_HINTS))
 # A page whose date-named elements print more different dates than this is a listing, or has a
 # related-stories box: its first date is no more the article's than any other.  Without this

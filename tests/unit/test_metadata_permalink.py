@@ -179,3 +179,10 @@ def test_a_saved_url_is_a_url_or_none(text: str) -> None:
     for source in (text, text.encode()):
         found = saved_from(source)
         assert found is None or (found.startswith("http") and '"' not in found and " " not in found)
+
+
+def test_a_blog_posts_footer_dates_it() -> None:
+    # The date under a long post, far from its headline, in the theme's footer of the post.
+    html = _page(after="").replace("</article>", ARTICLE * 12 + "<div class='post-footer'>August 9th, 2012 | Category: "
+                                   "<a href='/c/recipes'>Recipes</a></div></article>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2012-08-09"
