@@ -488,7 +488,7 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], sele
             continue  # right and single on every page, it still ranks no higher than the best: not compiled
         try:
             compiled = etree.XPath(key)
-        except etree.XPathError:
+        except (etree.XPathError, ValueError):  # ValueError: a control character in a value ("a\x0cb"), which lxml refuses
             continue
         right = single = 0
         for k, (root, _) in enumerate(pages):
@@ -526,11 +526,11 @@ class _Selection:
     XPath's elements are the head's and then the body's.  Where the index cannot stand for the XPath,
     :meth:`first` answers None and the caller evaluates the XPath: a key no indexed element holds (a tag
     XPath cannot name, a path through one), the root's own keys, and every key of a page whose root holds
-    elements besides its head and body, or in another order, or whose document holds elements beside its root.  A class token step selects the elements
-    whose class holds the token between XPath's spaces: an index key's elements hold it between
-    ``str.split``'s, which split on more (a no-break space), and are checked; and an element whose class
-    patterns.dom does not name (over 120 characters, or holding both quotes) has no token key, so a token
-    it holds is left to the XPath.
+    elements besides its head and body, or in another order, or whose document holds elements beside its
+    root.  A class token step selects the elements whose class holds the token between XPath's spaces: an
+    index key's elements hold it between ``str.split``'s, which split on more (a no-break space), and are
+    checked; and an element whose class patterns.dom does not name (over 120 characters, or holding both
+    quotes) has no token key, so a token it holds is left to the XPath.
     """
 
     def __init__(self, root: etree._Element, index: PageIndex | None) -> None:

@@ -144,3 +144,12 @@ def test_a_sample_of_every_dataset_selects_what_the_xpath_selects() -> None:
 def test_every_dataset_page_selects_what_the_xpath_selects() -> None:
     for pages in dataset_pages(every=True).values():
         _check_pages(pages, limit=0)
+
+
+def test_a_candidate_no_xpath_can_hold_is_skipped() -> None:
+    # A class with a control character names its element by a key lxml refuses to compile (a ValueError,
+    # not an XPath error): that candidate is skipped, and learning goes on with the others.
+    html = "<html><body><div id='story'><h1 class='t\x0cx'>Council votes on the new bridge</h1></div></body></html>"
+    samples = [(parse_html(html), Metadata(title="Council votes on the new bridge")) for _ in range(3)]
+    indexes = [page_index(root.find("body")) for root, _ in samples]
+    assert learn_fields(samples) == learn_fields(samples, indexes) == {"title": "//div[@id='story']"}
