@@ -19,6 +19,9 @@ IDENTIFYING_ATTRIBUTES = ("id", "class", "itemprop", "role")
 # 'p:q' from broken markup; an XPath naming them does not compile or names an undefined
 # namespace prefix, so such elements get no keys (issue 15: a fuzzed page failed learning).
 _XPATH_NAME = re.compile(r"[^\W\d][\w.\-]*\Z")
+# Characters XML 1.0 does not allow, which lxml refuses in an XPath's string: an attribute of a page may
+# hold them (a class with a form feed), and a step quoting it would end learning in a ValueError.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # How far up a node without attributes looks for an ancestor that has some; the
 # prototype's `//div[@id='story']/p` descriptions came from this distance or less.
 ANCHOR_DISTANCE = 3
@@ -111,7 +114,9 @@ def index_page(body: etree._Element, *, with_keys: bool = True, paths: bool = Fa
 
 
 def xpath_literal(value: str) -> str | None:
-    """``value`` quoted for XPath 1.0, or None when it holds both kinds of quote."""
+    """``value`` quoted for XPath 1.0, or None when it holds both kinds of quote or a character XML does not allow."""
+    if _NOT_XML.search(value):
+        return None
     if "'" not in value:
         return f"'{value}'"
     if '"' not in value:

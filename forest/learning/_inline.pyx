@@ -291,8 +291,10 @@ def comment_named_candidates(top):
 
 cdef bint _unnamed_class(xmlNode* c_node) noexcept nogil:
     # Whether the element's class (element.get's) may be one patterns.dom names by no step: over 120
-    # bytes of UTF-8 (120 characters are at least as many bytes), or holding both quotes; any other
-    # node in the value (an entity reference) counts as such.
+    # bytes of UTF-8 (120 characters are at least as many bytes), holding both quotes, or holding a
+    # character XML does not allow (patterns.dom._NOT_XML: a C0 control but tab, line feed and carriage
+    # return, or U+FFFE or U+FFFF; libxml2 holds no surrogate); any other node in the value (an entity
+    # reference) counts as such.
     cdef xmlAttr* c_attr = c_node.properties
     cdef xmlNode* c_text
     cdef const unsigned char* s
@@ -309,6 +311,9 @@ cdef bint _unnamed_class(xmlNode* c_node) noexcept nogil:
                     while s[0] != 0:
                         single = single or s[0] == 39
                         double = double or s[0] == 34
+                        if (s[0] < 32 and s[0] != 9 and s[0] != 10 and s[0] != 13) or (
+                                s[0] == 0xEF and s[1] == 0xBF and (s[2] == 0xBE or s[2] == 0xBF)):
+                            return True
                         size += 1
                         s += 1
                 c_text = c_text.next
@@ -319,8 +324,8 @@ cdef bint _unnamed_class(xmlNode* c_node) noexcept nogil:
 
 def unnamed_classes(top):
     """``top`` and the elements under it, in document order, whose class patterns.dom may name by no step
-    (``patterns.dom._steps``: over 120 characters, or both quotes): a superset of those
-    ``//*[string-length(@class) > 120 or (contains(@class, "'") and contains(@class, '"'))]`` selects from
+    (``patterns.dom._steps``: over 120 characters, both quotes, or a character XML does not allow): a superset
+    of those ``//*[string-length(@class) > 120 or (contains(@class, "'") and contains(@class, '"'))]`` selects from
     the root, which forest.fields._Selection reads and which cost more than the keys it spared evaluating."""
     cdef cetree._Element element = <cetree._Element?>top
     cdef cetree._Document doc = element._doc
