@@ -112,7 +112,7 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]], indexes: Se
 
 def extract_fields(
     root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True,
-    body: bool = True, searched: Collection[str] = (),
+    body: bool = True, searched: Collection[str] = (), url: str | None = None,
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
     then (``statements``) microdata, ``rel=author`` and ``<time>``, then a date the ``<title>`` states, then
@@ -135,6 +135,8 @@ def extract_fields(
     :param searched: the fields (``author``, ``date``) searched for where the page prints them though
         ``statements`` is False and no place is learned for them: those a wrapper's sample pages print
         in no one place (``Wrapper.searched_fields``).
+    :param url: where the page was read from: the last date searched is its path's, after the page's own
+        canonical URL's (a page read from a mirror or an archive keeps its original's day there).
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
@@ -188,21 +190,21 @@ def extract_fields(
         # The day the page's own permalink states ("/2012/10/29/slug/"), where it states and prints none:
         # a blog's theme that prints "Posted in News" and no date, an old news page dated in its text
         # only by "2 hours ago".  Last: a date the page states or prints is its own, the URL's may be a draft's.
-        found["date"] = _permalink_date(root, tags, html)
+        found["date"] = _permalink_date(root, tags, html, url)
     found["author"] = found["author"] or publisher or None
     return found
 
 
-def _permalink_date(root: etree._Element, tags: Mapping[str, str], html: str | bytes | None) -> str | None:
+def _permalink_date(root: etree._Element, tags: Mapping[str, str], html: str | bytes | None, read_from: str | None) -> str | None:
     """The day the page's own URL states in its path, or None: its canonical URL (``<link rel=canonical>``
-    in its head, ``og:url``: ``tags`` are its meta tags by folded name), else the URL a saved or archived
-    copy records it was read from (:func:`saved_from`)."""
+    in its head, ``og:url``: ``tags`` are its meta tags by folded name), else the URL it was read from
+    (``read_from``), else the URL a saved or archived copy records it was read from (:func:`saved_from`)."""
     # The head's links, and the body's own where a stray element in the head made the parser open the body
     # early: forest.html.canonical_url's reading but for a walk of the whole tree.
     head, body = root.find("head"), root.find("body")
     links = chain(head.iter("link") if head is not None else (), body.iterchildren("link") if body is not None else ())
     url = next((link.get("href") for link in links if (link.get("rel") or "").casefold() == "canonical" and link.get("href")), None)
-    url = url or tags.get("og:url") or (saved_from(html) if html is not None else None)
+    url = url or tags.get("og:url") or read_from or (saved_from(html) if html is not None else None)
     return url_date(url) if url else None
 
 

@@ -124,7 +124,7 @@ def _extract_tree(
     settings: Settings, classifier: BlockPredictor | None, *, noscript: bool = False,
 ) -> Article:
     """The article of the page ``root`` was parsed from (``data``): the wrapper's patterns, else cold."""
-    title, found = _fields(root, data, wrapper)
+    title, found = _fields(root, data, wrapper, url=url)
     # Read before the region's exclusions (the thread among them) are cut from the tree.
     comments = _comments(root, wrapper, url) if settings.comments else None
     notes: tuple[str, ...] = ()
@@ -162,7 +162,7 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     headline = read_field(root, wrapper.fields, "title")
     if "title" in wrapper.fields and not headline:
         return None
-    title, found = _fields(root, text, wrapper, headline)
+    title, found = _fields(root, text, wrapper, headline, url=url)
     article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
     return _headed(article) if article is not None else None
 
@@ -200,16 +200,18 @@ def _states_headline(text: str, title: str) -> bool:
 
 
 def _fields(
-    root: etree._Element, html: bytes | str, wrapper: Wrapper | None, headline: str | None = None
+    root: etree._Element, html: bytes | str, wrapper: Wrapper | None, headline: str | None = None, *, url: str | None = None
 ) -> tuple[str, dict[str, str | None]]:
     """The page's title, and its author and date (forest.fields).
 
     :param headline: the learned headline element's text, where the caller read it (else it is read here).
+    :param url: where the page was read from (its path's date is the last one searched).
     """
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
-    found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else ())
+    found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else (),
+                           url=url)
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = headline or (read_field(root, wrapper.fields, "title") if wrapper is not None else None)
     if not title:

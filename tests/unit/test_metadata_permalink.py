@@ -102,6 +102,15 @@ def test_an_archived_copy_is_dated_by_the_url_it_was_read_from() -> None:
     assert extract_fields(parse_html(saved), {}, html=saved.encode())["date"] == "2014-03-03"
 
 
+def test_a_page_is_dated_by_the_url_it_was_read_from_where_it_names_no_url_of_its_own() -> None:
+    # A WARC record's, a fetched page's URL: extract(url=) passes it down; the page's own canonical URL comes first.
+    html = _page()
+    assert extract(None, html, url="https://larkford.example/2016/05/04/orchard-path/").date == "2016-05-04"
+    canonical = _page("<link rel='canonical' href='https://larkford.example/2017/02/11/orchard-path/'>")
+    assert extract(None, canonical, url="https://larkford.example/2016/05/04/orchard-path/").date == "2017-02-11"
+    assert extract(None, html, url="https://larkford.example/news/orchard-path/").date is None
+
+
 def test_no_url_no_date() -> None:
     assert saved_from(_page()) is None
     html = _page()
