@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from sklearn.neural_network import MLPClassifier
 
 KINDS = ("linear", "mlp", "trees")
+# Where a page's rows of hashed tokens fit int32 indices, scipy keeps them so (as the CSR of HashedRows.csr).
+_INT32_MAX = int(np.iinfo(np.int32).max)
 _ACTIVATIONS = ("identity", "logistic", "tanh", "relu")
 
 
@@ -41,6 +43,34 @@ def _activate(name: str, z: np.ndarray) -> np.ndarray:
     return z
 
 
+@dataclass(frozen=True, slots=True)
+class HashedRows:
+    """Rows of hashed token columns as CSR arrays, without the scipy matrix.
+
+    What the tree walk reads (``data``, ``indices``, ``indptr``, ``shape``, ``dtype``, as a
+    ``csr_matrix`` has them): building the scipy object cost a predicted page more than the walk
+    over its rows, so prediction reads these, and :meth:`csr` makes the matrix for the rest.
+    """
+
+    data: np.ndarray  # float32 ones
+    indices: np.ndarray  # int32 columns, ascending in each row
+    indptr: np.ndarray  # int64
+    shape: tuple[int, int]
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.data.dtype
+
+    def csr(self) -> sp.csr_matrix:
+        """The rows as a ``csr_matrix``."""
+        indptr = self.indptr
+        if len(self.indices) <= _INT32_MAX:
+            # scipy keeps int32 indices where they fit, as here; given an int64 indptr beside the int32
+            # columns, it checked and cast both (a third of the matrix's construction on a page).
+            indptr = indptr.astype(np.int32)
+        return sp.csr_matrix((self.data, self.indices, indptr), shape=self.shape)
+
+
 @dataclass(frozen=True)
 class Compact:
     """A binary classifier as named numpy arrays plus JSON-safe settings.
@@ -55,11 +85,13 @@ class Compact:
     arrays: dict[str, np.ndarray]
     settings: dict[str, Any] = field(default_factory=dict)
 
-    def proba(self, dense: np.ndarray, hashed: sp.csr_matrix | None) -> np.ndarray:
+    def proba(self, dense: np.ndarray, hashed: sp.csr_matrix | HashedRows | None) -> np.ndarray:
         """P(positive class) of each row."""
         a = self.arrays
         if self.kind == "trees":
             return _tree_proba(self._tree_table, self.settings, dense, hashed)
+        if isinstance(hashed, HashedRows):
+            hashed = hashed.csr()
         z = (dense.astype(np.float64) - a["mean"]) / a["scale"]
         nd = z.shape[1]
         if self.kind == "linear":
@@ -139,7 +171,8 @@ def _packed(kind: np.dtype, feature: np.ndarray, threshold: np.ndarray, children
     return nodes.view(np.uint8)
 
 
-def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.ndarray, hashed: sp.csr_matrix | None) -> np.ndarray:
+def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.ndarray,
+                hashed: sp.csr_matrix | HashedRows | None) -> np.ndarray:  # fmt: skip
     """P(positive) of each row from the trees, walked in C (forest.classifier._trees).
 
     A row is its dense columns, then the model's hashed columns picked from ``hashed`` (zeros

@@ -7,7 +7,7 @@ import itertools
 import re
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,6 +24,7 @@ from forest.classifier._features import (
     row_tokens,
 )
 from forest.classifier.blocks import NOT_RENDERED, PageTree
+from forest.classifier.compact import HashedRows
 from forest.classifier.text import TEXT_COLUMNS, block_text_features, tag_text_features
 
 if TYPE_CHECKING:
@@ -164,19 +165,36 @@ class Features:
     """Feature rows of one or more pages: the dense groups side by side, and the hashed class/id tokens."""
 
     dense: np.ndarray  # float32, columns laid out as in :func:`group_columns`
-    hashed: sp.csr_matrix  # float32, N_HASH (or the model's n_hash) columns
+    # float32, N_HASH (or the model's n_hash) columns: a page's own rows as HashedRows, which
+    # prediction reads as they are; ``hashed`` is always the scipy matrix.
+    tokens: sp.csr_matrix | HashedRows
     page: np.ndarray | None = None  # the page number of each row (rows of a page are consecutive)
     # Blocks only: for the row's element and its 5 ancestors, the range [first, last] of the page's
     # blocks inside that element (see forest.classifier.context).
     spans: np.ndarray | None = None
+    _csr: sp.csr_matrix | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def hashed(self) -> sp.csr_matrix:
+        """The hashed token columns as a ``csr_matrix`` (made on first use from a page's HashedRows)."""
+        if not isinstance(self.tokens, HashedRows):
+            return self.tokens
+        if self._csr is None:
+            object.__setattr__(self, "_csr", self.tokens.csr())  # a cache: the value is the same
+        assert self._csr is not None
+        return self._csr
 
     def __len__(self) -> int:
         return int(self.dense.shape[0])
 
-    def select(self, groups: Sequence[str]) -> tuple[np.ndarray, sp.csr_matrix | None]:
-        """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones."""
+    def select(self, groups: Sequence[str], *, csr: bool = True) -> tuple[np.ndarray, sp.csr_matrix | HashedRows | None]:
+        """The dense columns of ``groups`` and, when ``"tokens"`` is among them, the hashed ones.
+
+        :param csr: the hashed ones as a ``csr_matrix``; else as they are held (what
+            forest.classifier.compact's predictors read either way).
+        """
         columns, in_order = _selected_columns(tuple(groups))
-        hashed = self.hashed if "tokens" in groups else None
+        hashed = (self.hashed if csr else self.tokens) if "tokens" in groups else None
         if in_order and len(columns) == self.dense.shape[1]:
             return self.dense, hashed  # all groups in order (the default): no copy
         return self.dense[:, columns], hashed
@@ -396,19 +414,14 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     return Features(dense, _row_tokens(tokens, rows, ancestors, n_hash), page, spans), rows
 
 
-def _row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> sp.csr_matrix:
+def _row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray, n_hash: int) -> HashedRows:
     """The hashed tokens of each row: its element's own, and its ancestors' marked with ``^``.
 
-    Equal to :func:`hash_tokens` of the rows' token lists, computed in C from each element's
-    distinct columns (forest.classifier._features.row_tokens), ascending in each row.
+    Equal to :func:`hash_tokens` of the rows' token lists (as ``.csr()``), computed in C from each
+    element's distinct columns (forest.classifier._features.row_tokens), ascending in each row.
     """
     indptr, column = row_tokens(tokens, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(ancestors, dtype=np.int64))
-    data = np.ones(len(column), dtype=np.float32)
-    if len(column) <= np.iinfo(np.int32).max:
-        # scipy keeps int32 indices where they fit, as here; given an int64 indptr beside the int32
-        # columns, it checked and cast both (a third of the matrix's construction on a page).
-        indptr = indptr.astype(np.int32)
-    return sp.csr_matrix((data, column, indptr), shape=(len(rows), n_hash))
+    return HashedRows(np.ones(len(column), dtype=np.float32), column, indptr, (len(rows), n_hash))
 
 
 def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
-from forest.classifier.compact import Compact, compile_linear, compile_mlp, compile_trees
+from forest.classifier.compact import Compact, HashedRows, compile_linear, compile_mlp, compile_trees
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, UNITS, Features
 from forest.classifier.predictor import MODELS, BlockPredictor
@@ -126,10 +126,10 @@ class TagClassifier(ClassifierMixin, BaseEstimator, BlockPredictor):  # type: ig
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _inputs(self, X: Any, *, reset: bool, exact: bool = False) -> tuple[np.ndarray, sp.csr_matrix | None]:
+    def _inputs(self, X: Any, *, reset: bool, exact: bool = False, csr: bool = True) -> tuple[np.ndarray, sp.csr_matrix | HashedRows | None]:
         """Dense and hashed columns of ``X``: a :class:`Features` (see BlockPredictor), or any numeric matrix (all dense)."""
         if isinstance(X, Features):
-            return super()._inputs(X, reset=reset, exact=exact)
+            return super()._inputs(X, reset=reset, exact=exact, csr=csr)
         return validate_data(self, X, reset=reset, dtype=np.float64), None
 
     def _check_fitted(self) -> None:
@@ -149,7 +149,8 @@ class TagClassifier(ClassifierMixin, BaseEstimator, BlockPredictor):  # type: ig
         if self.stacking and not (isinstance(X, Features) and X.spans is not None and self.unit == "blocks"):
             raise ValueError("stacking needs block Features (with page numbers and spans)")
         if isinstance(X, Features):
-            dense, hashed = self._inputs(X, reset=True)
+            dense, rows = self._inputs(X, reset=True)
+            hashed = rows.csr() if isinstance(rows, HashedRows) else rows  # a csr_matrix already (csr=True): narrows the type
             if y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
             y = column_or_1d(y, warn=True)

@@ -17,7 +17,7 @@ from lxml import etree
 
 from forest.classifier._walk import predictions
 from forest.classifier.blocks import unshown, walk
-from forest.classifier.compact import Compact
+from forest.classifier.compact import Compact, HashedRows
 from forest.classifier.container import confine
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, Features, page_features
@@ -78,15 +78,17 @@ class BlockPredictor:
         if not hasattr(self, "compact_"):
             raise ValueError(f"this {type(self).__name__} is not fitted yet")
 
-    def _inputs(self, X: Any, *, reset: bool, exact: bool = False) -> tuple[np.ndarray, sp.csr_matrix | None]:
+    def _inputs(self, X: Any, *, reset: bool, exact: bool = False, csr: bool = True) -> tuple[np.ndarray, sp.csr_matrix | HashedRows | None]:
         """Dense and hashed columns of a :class:`Features`.
 
         :param exact: keep the float32 columns as they are (the compact models read them
             exactly so, and tree walks run faster on them), rather than as float64.
+        :param csr: the hashed columns as a ``csr_matrix``; else as ``X`` holds them (a page's
+            HashedRows, which the compact models read without the scipy object).
         """
         if not isinstance(X, Features):
             raise TypeError(f"{type(self).__name__} predicts from Features, not {type(X).__name__}")
-        dense, hashed = X.select(self.groups)
+        dense, hashed = X.select(self.groups, csr=csr)
         if not np.isfinite(dense).all():
             raise ValueError("features contain NaN or infinity")
         width = dense.shape[1] + (hashed.shape[1] if hashed is not None else 0)
@@ -98,7 +100,7 @@ class BlockPredictor:
 
     def _positive(self, X: Any) -> np.ndarray:
         # P(classes_[1]) of each row, for callers that checked the fit.
-        dense, hashed = self._inputs(X, reset=False, exact=True)
+        dense, hashed = self._inputs(X, reset=False, exact=True, csr=False)
         p = self.compact_.proba(dense, hashed)
         if self.context_compact_ is not None:
             p = self.context_compact_.proba(context_features(p, X), None)

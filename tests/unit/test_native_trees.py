@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dataset_pages import bodies, dataset_pages, skip_without_datasets
-from forest.classifier.compact import Compact
+from forest.classifier.compact import Compact, HashedRows
 
 # --- The reference: the trees walked in lockstep with numpy ----------------------------------
 
@@ -228,6 +228,10 @@ def _check_shipped_model(pages: list[str]) -> int:
         assert dense.dtype == np.float32 and hashed is not None and hashed.dtype == np.float32  # the float32, sparse road
         p = model.compact_.proba(dense, hashed)
         assert_bits(p, reference_proba(model.compact_, dense, hashed))
+        # What prediction reads: the page's hashed rows as arrays, without the scipy matrix.
+        _, rows = model._inputs(features, reset=False, exact=True, csr=False)
+        assert isinstance(rows, HashedRows)
+        assert_bits(model.compact_.proba(dense, rows), p)
         assert model.context_compact_ is not None and model.pairwise_compact_ is not None
         context = context_features(p, features)
         assert_bits(model.context_compact_.proba(context, None), reference_proba(model.context_compact_, context, None))
