@@ -897,20 +897,27 @@ cdef Py_ssize_t _container(const uint8_t[::1] content, const int64_t[::1] owner,
     return top if top >= 0 else 0
 
 
-def article_container_of(const uint8_t[::1] content not None, const int64_t[::1] owner not None,
-                         const int64_t[::1] words not None, const int64_t[::1] last not None,
-                         const int64_t[::1] depth not None):
-    """forest.classifier.container.article_container of a page's arrays: ``content`` per block (0 or
-    1), each block's ``owner`` and ``words``, each element's ``last`` (its subtree's end) and ``depth``."""
-    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, i
-    if content.shape[0] != nb or words.shape[0] != nb or depth.shape[0] != n:
-        raise ValueError("the blocks' or the elements' arrays differ in length")
-    for b in range(nb):
+cdef int _check_owners(const int64_t[::1] owner, const int64_t[::1] last) except -1:
+    # What _container trusts of its arrays: every block's owner and every subtree's end is an element.
+    cdef Py_ssize_t n = last.shape[0], b, i
+    for b in range(owner.shape[0]):
         if not 0 <= owner[b] < n:
             raise IndexError("a block's owner is out of range")
     for i in range(n):
         if not i <= last[i] < n:
             raise IndexError("an element's subtree end is out of range")
+    return 0
+
+
+def article_container_of(const uint8_t[::1] content not None, const int64_t[::1] owner not None,
+                         const int64_t[::1] words not None, const int64_t[::1] last not None,
+                         const int64_t[::1] depth not None):
+    """forest.classifier.container.article_container of a page's arrays: ``content`` per block (0 or
+    1), each block's ``owner`` and ``words``, each element's ``last`` (its subtree's end) and ``depth``."""
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0]
+    if content.shape[0] != nb or words.shape[0] != nb or depth.shape[0] != n:
+        raise ValueError("the blocks' or the elements' arrays differ in length")
+    _check_owners(owner, last)
     cdef int64_t* own = <int64_t*>calloc(n + 1, sizeof(int64_t))
     if own is NULL:
         raise MemoryError()
@@ -927,15 +934,10 @@ def confined(const double[::1] probability not None, const uint8_t[::1] content 
     block's ``probability``, each element's tag): the labels as a bool array.  A block before the
     container's first content block keeps its label outside the container as a heading
     (``tags[owner] in headings``): that is asked only of the few content blocks it decides."""
-    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, i, top, first = 0, end
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, top, first = 0, end
     if content.shape[0] != nb or words.shape[0] != nb or probability.shape[0] != nb or depth.shape[0] != n or len(tags) != n:
         raise ValueError("the blocks' or the elements' arrays differ in length")
-    for b in range(nb):
-        if not 0 <= owner[b] < n:
-            raise IndexError("a block's owner is out of range")
-    for i in range(n):
-        if not i <= last[i] < n:
-            raise IndexError("an element's subtree end is out of range")
+    _check_owners(owner, last)
     out_ = np.zeros(nb, dtype=bool)
     cdef uint8_t[::1] out = out_.view(np.uint8)
     for b in range(nb):

@@ -115,6 +115,11 @@ def test_bad_arrays_are_refused_not_read_out_of_bounds() -> None:
         confined(np.zeros(n), flags, owner, words, np.zeros_like(last) - 1, depth, tree.tags, HEADINGS, 0.75, 0.45)
     with pytest.raises(ValueError, match="differ in length"):
         confined(np.zeros(n), flags, owner, words, last, depth, tree.tags[:-1], HEADINGS, 0.75, 0.45)
+    # Both check the owners and the subtree ends alike (one helper).
+    with pytest.raises(IndexError, match="owner is out of range"):
+        confined(np.zeros(n), flags, np.full(n, -1, dtype=np.int64), words, last, depth, tree.tags, HEADINGS, 0.75, 0.45)
+    with pytest.raises(IndexError, match="subtree end is out of range"):
+        article_container_of(flags, owner, words, np.full_like(last, len(last)), depth)
 
 
 # --- The shared datasets' pages -------------------------------------------------------------------
