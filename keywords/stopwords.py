@@ -154,17 +154,20 @@ MIN_SHARE = 0.15
 MIN_TERMS = 20
 
 
-def detect_language(terms: Sequence[str]) -> str | None:
+def detect_language(terms: Sequence[str], counted: Mapping[str, int] | None = None) -> str | None:
     """The language (``"en"``, ``"fr"``...) whose stopwords cover the largest share of ``terms``.
 
     Returns ``None`` when there are fewer than ``MIN_TERMS`` terms or no language reaches
     ``MIN_SHARE``.  Ties go to the language listed first in ``STOPWORDS``.
+
+    :param counted: each distinct term of ``terms`` with its occurrences, where the caller
+        counted them already (keyword selection does: a page's terms are counted once).
     """
     if len(terms) < MIN_TERMS:
         return None
     # Count each distinct term once, not each occurrence, and look up per language only the
     # few that are some language's stopword: a page has far fewer of those than terms.
-    counts = {term: n for term, n in Counter(terms).items() if term in ALL_STOPWORDS}
+    counts = {term: n for term, n in (Counter(terms) if counted is None else counted).items() if term in ALL_STOPWORDS}
     best_language: str | None = None
     best_hits = 0
     for language, words in STOPWORDS.items():

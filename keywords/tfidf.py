@@ -73,7 +73,7 @@ def tfidf_terms(tokenized: Sequence[list[str]], k: int = 20) -> list[Keywords]:
     sample_language_known = False
     results: list[Keywords] = []
     for row, terms in enumerate(tokenized):
-        language = detect_language(terms)
+        language = detect_language(terms, counts[row])
         if language is None:
             # A short page says too little about its language: trust the sample's.
             if not sample_language_known:

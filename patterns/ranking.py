@@ -57,10 +57,18 @@ def score_page(index: PageIndex, keywords: Keywords, *, ignore: frozenset[int] =
         still count as terms).
     """
     weights = dict(zip(keywords.terms, keywords.weights))
-    own_x = index.keyword_counts(frozenset(weights))
-    for i in ignore:
-        own_x[i] = 0
-    own_w = [sum(weights.get(t, 0.0) for t in terms) if x else 0.0 for terms, x in zip(index.terms, own_x)]
+    # Each element's keyword count and weight in one pass over its terms (they were two: a
+    # page's terms are most of what scoring reads).  The weights are added in the terms'
+    # order, the non-keywords' 0.0 left out: the same float sums.
+    own_x = [0] * len(index.terms)
+    own_w = [0.0] * len(index.terms)
+    get = weights.get
+    for i, terms in enumerate(index.terms):
+        if terms and i not in ignore:
+            found = [v for v in map(get, terms) if v is not None]
+            if found:
+                own_x[i] = len(found)
+                own_w[i] = sum(found)
     w = list(own_w)
     for i in range(len(w) - 1, 0, -1):
         w[index.parent[i]] += w[i]

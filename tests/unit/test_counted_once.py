@@ -1,0 +1,52 @@
+"""What keyword selection and page scoring count once must equal what they counted twice."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keywords.model import Keywords
+from keywords.stopwords import detect_language
+from patterns.dom import PageIndex
+from patterns.ranking import score_page
+
+WORDS = ["the", "and", "le", "et", "der", "und", "forest", "tree", "leaf", "root", "bark", "moss"]
+words = st.lists(st.sampled_from(WORDS), max_size=40)
+
+
+@given(words)
+def test_detect_language_with_the_callers_counts(terms: list[str]) -> None:
+    assert detect_language(terms, Counter(terms)) == detect_language(terms)
+
+
+@st.composite
+def pages(draw: st.DrawFn) -> tuple[PageIndex, Keywords, frozenset[int]]:
+    n = draw(st.integers(1, 12))
+    parent = [-1] + [draw(st.integers(0, i - 1)) for i in range(1, n)]
+    # Children come after their parent; a subtree is a contiguous range only for a preorder, which
+    # score_page does not need: it sums each element into its parent, last first.
+    terms = [draw(words) for _ in range(n)]
+    chosen = draw(st.lists(st.sampled_from(WORDS), unique=True, max_size=6))
+    weights = draw(st.lists(st.floats(0.01, 1.0), min_size=len(chosen), max_size=len(chosen)))
+    ignore = frozenset(draw(st.lists(st.integers(0, n - 1), max_size=3)))
+    index = PageIndex([None] * n, parent, list(range(n)), [2] * n, terms)  # type: ignore[list-item]
+    return index, Keywords(tuple(chosen), tuple(weights), "test"), ignore
+
+
+@settings(max_examples=200)
+@given(pages())
+def test_score_page_counts_as_term_by_term(case: tuple[PageIndex, Keywords, frozenset[int]]) -> None:
+    index, keywords, ignore = case
+    weights = dict(zip(keywords.terms, keywords.weights))
+    # The reference: each element's keywords counted, then their weights summed, term by term.
+    own_x = [0 if i in ignore else sum(1 for t in terms if t in weights) for i, terms in enumerate(index.terms)]
+    own_w = [sum(weights.get(t, 0.0) for t in terms) if x else 0.0 for terms, x in zip(index.terms, own_x)]
+    w = list(own_w)
+    for i in range(len(w) - 1, 0, -1):
+        w[index.parent[i]] += w[i]
+    page = score_page(index, keywords, ignore=ignore)
+    assert page.own_x == own_x
+    assert page.w == w  # the same floats, bit for bit
+    assert page.x == index.subtree_sums(own_x)
