@@ -16,3 +16,6 @@ def text_columns(
     stats: np.ndarray, link: np.ndarray, position: np.ndarray, offset: np.ndarray, share: np.ndarray, prev: np.ndarray,
     nxt: np.ndarray, wrap: int,
 ) -> np.ndarray: ...
+def block_columns(
+    stats: np.ndarray, link: np.ndarray, own_chars: np.ndarray, last: np.ndarray, owner: np.ndarray, wrap: int
+) -> np.ndarray: ...

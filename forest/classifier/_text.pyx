@@ -233,8 +233,7 @@ def text_columns(const double[:, ::1] stats not None, const double[::1] link not
     which numpy computes for their bits: the caller writes them in.  The other columns are the
     divisions, ceilings and comparisons of ``text._shallow``, as numpy computes them.
     """
-    cdef Py_ssize_t n = stats.shape[0], i, j, side
-    cdef double chars, words, tokens, lines
+    cdef Py_ssize_t n = stats.shape[0], i
     if stats.shape[1] != 9:
         raise ValueError("stats must have text_stats' 9 columns")
     for i, length in enumerate((link.shape[0], position.shape[0], offset.shape[0], share.shape[0], prev.shape[0], nxt.shape[0])):
@@ -248,28 +247,95 @@ def text_columns(const double[:, ::1] stats not None, const double[::1] link not
     out_ = np.zeros((n, 22), dtype=np.float64)
     cdef double[:, ::1] out = out_
     with nogil:
-        for i in range(n):
-            chars = stats[i, 0] if stats[i, 0] > 1.0 else 1.0
-            words = stats[i, 1]
-            tokens = stats[i, 5] if stats[i, 5] > 1.0 else 1.0
-            lines = ceil(stats[i, 0] / <double>wrap)
-            lines = lines if lines > 1.0 else 1.0
-            out[i, 2] = link[i] / chars if link[i] / chars < 1.0 else 1.0
-            out[i, 3] = words / lines
-            out[i, 4] = stats[i, 0] / (words if words > 1.0 else 1.0)
-            out[i, 6] = stats[i, 3] / chars
-            out[i, 7] = stats[i, 4] / tokens
-            out[i, 8] = stats[i, 6] / chars
-            out[i, 9] = stats[i, 7] / (words if words > 1.0 else 1.0)
-            out[i, 10] = 1.0 if stats[i, 8] > 0 else 0.0
-            out[i, 11] = position[i]
-            out[i, 12] = offset[i]
-            out[i, 13] = share[i]
-        # The neighbours' link and text densities (their words' logarithm is the caller's).
-        for i in range(n):
-            for side in range(2):
-                j = prev[i] if side == 0 else nxt[i]
-                if j >= 0:
-                    out[i, 15 + 3 * side] = out[j, 2]
-                    out[i, 16 + 3 * side] = out[j, 3]
+        _shallow(stats, link, position, offset, share, prev, nxt, wrap, out)
     return out_
+
+
+def block_columns(const double[:, ::1] stats not None, const double[::1] link not None, const int64_t[::1] own_chars not None,
+                  const int64_t[::1] last not None, const int64_t[::1] owner not None, Py_ssize_t wrap):
+    """text_columns of a page's blocks in order (``stats`` and ``link`` per block; each element's
+    own characters and subtree end, each block's owner), with what forest.classifier.text's
+    block_text_features gave it worked out here: the block's position among the blocks, the page's
+    characters before it, its share of its owner's subtree and its neighbours (the blocks either
+    side).  Every one as numpy computed it (the characters are whole numbers, so their sums are
+    exact in any order); the logarithms stay the caller's.  A page's fixed cost: these were a
+    dozen small numpy calls on every page.
+    """
+    cdef Py_ssize_t n = stats.shape[0], m = own_chars.shape[0], i
+    cdef double total = 0.0, before = 0.0, chars, held
+    cdef int64_t running
+    if stats.shape[1] != 9:
+        raise ValueError("stats must have text_stats' 9 columns")
+    if link.shape[0] != n or owner.shape[0] != n or last.shape[0] != m:
+        raise ValueError("the rows' columns differ in length")
+    if wrap <= 0:
+        raise ValueError("wrap must be positive")
+    for i in range(n):
+        if not 0 <= owner[i] < m or not owner[i] <= last[owner[i]] < m:
+            raise IndexError("a block's owner or its subtree end is out of range")
+    position_, offset_, share_ = np.empty(n), np.empty(n), np.empty(n)
+    prev_, nxt_ = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    out_ = np.zeros((n, 22), dtype=np.float64)
+    cdef double[::1] position = position_, offset = offset_, share = share_
+    cdef int64_t[::1] prev = prev_, nxt = nxt_
+    cdef double[:, ::1] out = out_
+    # The running sums of own characters (np.cumsum's int64 ones, with a 0 before them): a subtree's
+    # characters are a difference of two, as PageTree.subtree_sums takes them.
+    cdef int64_t* run = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    if run is NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            run[0] = running = 0
+            for i in range(m):
+                running += own_chars[i]
+                run[i + 1] = running
+            for i in range(n):
+                total += stats[i, 0]
+            total = total if total > 1.0 else 1.0
+            for i in range(n):
+                chars = stats[i, 0]
+                position[i] = <double>i / <double>(n - 1 if n - 1 > 1 else 1)
+                # np.cumsum(chars) - chars: the running sum through this block, less the block.
+                before += chars
+                offset[i] = (before - chars) / total
+                held = <double>(run[last[owner[i]] + 1] - run[owner[i]])
+                share[i] = chars / (held if held > 1.0 else 1.0)
+                prev[i] = i - 1
+                nxt[i] = i + 1 if i + 1 < n else -1
+            _shallow(stats, link, position, offset, share, prev, nxt, wrap, out)
+    finally:
+        free(run)
+    return out_
+
+
+cdef void _shallow(const double[:, ::1] stats, const double[::1] link, const double[::1] position, const double[::1] offset,
+                   const double[::1] share, const int64_t[::1] prev, const int64_t[::1] nxt, Py_ssize_t wrap,
+                   double[:, ::1] out) noexcept nogil:
+    # text_columns' columns of checked arguments.
+    cdef Py_ssize_t n = stats.shape[0], i, j, side
+    cdef double chars, words, tokens, lines
+    for i in range(n):
+        chars = stats[i, 0] if stats[i, 0] > 1.0 else 1.0
+        words = stats[i, 1]
+        tokens = stats[i, 5] if stats[i, 5] > 1.0 else 1.0
+        lines = ceil(stats[i, 0] / <double>wrap)
+        lines = lines if lines > 1.0 else 1.0
+        out[i, 2] = link[i] / chars if link[i] / chars < 1.0 else 1.0
+        out[i, 3] = words / lines
+        out[i, 4] = stats[i, 0] / (words if words > 1.0 else 1.0)
+        out[i, 6] = stats[i, 3] / chars
+        out[i, 7] = stats[i, 4] / tokens
+        out[i, 8] = stats[i, 6] / chars
+        out[i, 9] = stats[i, 7] / (words if words > 1.0 else 1.0)
+        out[i, 10] = 1.0 if stats[i, 8] > 0 else 0.0
+        out[i, 11] = position[i]
+        out[i, 12] = offset[i]
+        out[i, 13] = share[i]
+    # The neighbours' link and text densities (their words' logarithm is the caller's).
+    for i in range(n):
+        for side in range(2):
+            j = prev[i] if side == 0 else nxt[i]
+            if j >= 0:
+                out[i, 15 + 3 * side] = out[j, 2]
+                out[i, 16 + 3 * side] = out[j, 3]

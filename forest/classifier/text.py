@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from forest.classifier._text import Stopwords, text_columns, text_stats
+from forest.classifier._text import Stopwords, block_columns, text_columns, text_stats
 from forest.classifier.blocks import PageTree
 from keywords.stopwords import ALL_STOPWORDS
 
@@ -59,18 +59,26 @@ def _columns(stats: np.ndarray, link: np.ndarray, position: np.ndarray, offset: 
 
 
 def block_text_features(tree: PageTree) -> np.ndarray:
-    """The TEXT_COLUMNS of each block of ``tree``."""
+    """The TEXT_COLUMNS of each block of ``tree``.
+
+    The columns in C (forest.classifier._text.block_columns), but the logarithms, which numpy
+    takes for their bits.  Its reference, the numpy code it replaces, is in tests/unit/test_native_text.py.
+    """
     blocks = tree.blocks
     n = len(blocks)
     stats = _text_stats(list(map(operator.attrgetter("text"), blocks)))
     link = np.fromiter(map(operator.attrgetter("link_chars"), blocks), dtype=np.float64, count=n)
-    index = np.arange(n)
-    chars = stats[:, 0]
-    total = max(chars.sum(), 1.0)
-    owner_chars = tree.subtree_sums(tree.own_chars)[tree.owner] if n else np.zeros(0)
-    return _columns(stats, link, index / max(n - 1, 1), (np.cumsum(chars) - chars) / total,
-                    chars / np.maximum(owner_chars, 1.0), index - 1, np.where(index + 1 < n, index + 1, -1),
-                    stats[:, 1].sum(), n)  # fmt: skip
+    out = block_columns(stats, link, np.ascontiguousarray(tree.own_chars, dtype=np.int64),
+                        np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(tree.owner, dtype=np.int64), WRAP)  # fmt: skip
+    out[:, 0] = np.log1p(stats[:, 0])
+    out[:, 1] = np.log1p(stats[:, 1])
+    out[:, 5] = np.log1p(stats[:, 2])
+    # The neighbours' words: the previous and the next block's.
+    out[1:, 14] = out[:-1, 1]
+    out[:-1, 17] = out[1:, 1]
+    out[:, 20] = np.log1p(stats[:, 1].sum())
+    out[:, 21] = np.log1p(n)
+    return out
 
 
 def tag_text_features(tree: PageTree, rows: np.ndarray, chars: np.ndarray) -> np.ndarray:

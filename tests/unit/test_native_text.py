@@ -288,6 +288,46 @@ def test_the_columns_refuse_bad_arguments() -> None:
         text_columns(np.ones((1, 9)), one, one, one, one, none, none, 0)
 
 
+_WORDS = st.sampled_from(["", "a", "Word", "the end.", "x" * 90, "12 34", "Hi! ok?"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["div", "p", "a", "li", "span"]), _WORDS, _WORDS), max_size=25))
+def test_the_blocks_columns_of_generated_pages_are_numpys(items: list[tuple[int, str, str, str]]) -> None:
+    # Pages of nested elements with text and tails (empty blocks, one block, owners holding others):
+    # the positions, offsets, owners' shares and neighbours block_columns works out, against numpy's.
+    from forest.classifier.blocks import walk
+    from forest.html import parse_html
+
+    html, open_tags = "", []
+    for close, tag, inner, tail in items:
+        for _ in range(min(close, len(open_tags))):
+            html += f"</{open_tags.pop()}>"
+        html += f"<{tag}>{inner}"
+        open_tags.append(tag)
+        html += tail
+    body = parse_html(f"<html><body>{html}</body></html>").find("body")
+    assert body is not None
+    tree = walk(body)
+    assert_bits(text.block_text_features(tree), reference_block_text_features(tree))
+
+
+def test_the_blocks_columns_refuse_bad_arguments() -> None:
+    from forest.classifier._text import block_columns
+
+    one, zero = np.ones(1), np.zeros(1, dtype=np.int64)
+    with pytest.raises(ValueError):
+        block_columns(np.ones((1, 8)), one, zero, zero, zero, 80)
+    with pytest.raises(ValueError):
+        block_columns(np.ones((1, 9)), np.ones(2), zero, zero, zero, 80)
+    with pytest.raises(IndexError):
+        block_columns(np.ones((1, 9)), one, zero, zero, np.array([1], dtype=np.int64), 80)
+    with pytest.raises(IndexError):
+        block_columns(np.ones((1, 9)), one, zero, np.array([5], dtype=np.int64), zero, 80)
+    with pytest.raises(ValueError):
+        block_columns(np.ones((1, 9)), one, zero, zero, zero, 0)
+
+
 # --- The features of the shared datasets' pages ------------------------------------------------
 
 def _pages(every: bool) -> list[str]:
