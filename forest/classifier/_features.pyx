@@ -909,6 +909,35 @@ cdef int _check_owners(const int64_t[::1] owner, const int64_t[::1] last) except
     return 0
 
 
+def with_tags(const double[:, ::1] numeric not None, const int64_t[::1] tag not None, const int64_t[:, ::1] index not None,
+              float[:, :, :] out not None):
+    """forest.classifier.features._with_tags: into ``out`` (rows x levels x columns, float32) the
+    numeric columns of elements ``index`` (rows x levels), then the one-hot columns of their
+    ``tag``, each value cast to float32 as numpy's assignment casts it.  numpy's three fancy-indexed
+    assignments cost a page more than its trees' walk."""
+    cdef Py_ssize_t rows = index.shape[0], levels = index.shape[1], width = numeric.shape[1]
+    cdef Py_ssize_t columns = out.shape[2], n = numeric.shape[0], r, k, c
+    cdef int64_t e
+    if out.shape[0] != rows or out.shape[1] != levels or tag.shape[0] != n:
+        raise ValueError("the rows' arrays differ in shape")
+    for r in range(rows):
+        for k in range(levels):
+            e = index[r, k]
+            if not 0 <= e < n:
+                raise IndexError("a row's element is out of range")
+            if not 0 <= tag[e] < columns - width:
+                raise IndexError("an element's tag column is out of range")
+    with nogil:
+        for r in range(rows):
+            for k in range(levels):
+                e = index[r, k]
+                for c in range(width):
+                    out[r, k, c] = <float>numeric[e, c]
+                for c in range(width, columns):
+                    out[r, k, c] = 0.0
+                out[r, k, width + tag[e]] = 1.0
+
+
 def article_container_of(const uint8_t[::1] content not None, const int64_t[::1] owner not None,
                          const int64_t[::1] words not None, const int64_t[::1] last not None,
                          const int64_t[::1] depth not None):

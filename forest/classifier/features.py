@@ -22,6 +22,7 @@ from forest.classifier._features import (
     element_columns,
     node_numeric,
     row_tokens,
+    with_tags,
 )
 from forest.classifier.blocks import NOT_RENDERED, PageTree
 from forest.classifier.compact import HashedRows
@@ -309,11 +310,14 @@ def _node_matrix(tree: PageTree, modern: bool = True, n_hash: int = N_HASH) -> t
 
 def _with_tags(numeric: np.ndarray, tag: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
     """Write into ``out`` (rows x levels x columns) the node features of elements ``index`` (rows x
-    levels): their numeric columns, then their tag's one-hot columns."""
-    width = numeric.shape[1]
-    out[..., :width] = numeric[index]
-    out[..., width:] = 0.0
-    out[np.arange(index.shape[0])[:, None], np.arange(index.shape[1]), width + tag[index]] = 1.0
+    levels): their numeric columns, then their tag's one-hot columns.
+
+    In C (forest.classifier._features.with_tags), where numpy's three fancy-indexed assignments
+    cost a page more than its trees' walk; ``reference_page_features`` in
+    tests/unit/test_native_features.py indexes the full node rows (one-hot columns included) instead.
+    """
+    with_tags(np.ascontiguousarray(numeric, dtype=np.float64), np.ascontiguousarray(tag, dtype=np.int64),
+              np.ascontiguousarray(index, dtype=np.int64), out)  # fmt: skip
 
 
 def _is_hidden(attributes: dict[str, str]) -> bool:

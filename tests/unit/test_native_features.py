@@ -26,7 +26,7 @@ from lxml import etree
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
-from forest.classifier._features import block_counts, descendant_levels, element_columns, node_numeric, row_tokens
+from forest.classifier._features import block_counts, descendant_levels, element_columns, node_numeric, row_tokens, with_tags
 from forest.classifier._walk import Nodes, child_sums
 from forest.classifier.blocks import PageTree, walk
 from forest.classifier.features import (
@@ -375,6 +375,13 @@ def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
     with pytest.raises(ValueError):
         node_numeric(minus, zero, zero, zero, zero, zero, zero, zero, zero, np.zeros((3, 2), dtype=np.int64), counts,
                      np.zeros(1), np.zeros(1), 10, 0.3)  # fmt: skip
+    out = np.zeros((1, 1, 3 + N_TAGS), dtype=np.float32)
+    with pytest.raises(IndexError):
+        with_tags(np.ones((1, 3)), zero, np.ones((1, 1), dtype=np.int64), out)  # an element past the rows
+    with pytest.raises(IndexError):
+        with_tags(np.ones((1, 3)), np.array([N_TAGS], dtype=np.int64), np.zeros((1, 1), dtype=np.int64), out)  # a tag past the columns
+    with pytest.raises(ValueError):
+        with_tags(np.ones((1, 3)), zero, np.zeros((2, 1), dtype=np.int64), out)  # rows differ
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
