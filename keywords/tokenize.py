@@ -9,6 +9,12 @@ _WORD = re.compile(r"[^\W_]+")
 # Scripts written without spaces between words: each character is a term, the
 # language-agnostic fallback that needs no dictionary (Han, Hiragana, Katakana, Thai).
 UNSPACED_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# _WORD's terms of lower-cased ASCII text with the numbers left out, found by the regex alone: a
+# run of letters and digits that holds a letter.  It starts only where a run starts (the
+# lookbehind) and takes the run's leading digits possessively, so a long run of digits (a
+# script's data) costs its length once, not its length squared.  Most of a page's texts are
+# ASCII, and the per-term loop below was a third of their tokenizing.
+_ASCII_TERM = re.compile(r"(?<![a-z0-9])[0-9]*+[a-z][a-z0-9]*")
 
 
 def tokenize(text: str) -> list[str]:
@@ -17,6 +23,13 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Café au lait, 2 x 30 ml: 東京!")
     ['café', 'au', 'lait', 'x', 'ml', '東', '京']
     """
+    if text.isascii():  # NFC leaves ASCII as it is, and no unspaced script is ASCII
+        return _ASCII_TERM.findall(text.lower())
+    return _terms(text)
+
+
+def _terms(text: str) -> list[str]:
+    """:func:`tokenize` of any text: the reference its ASCII shortcut is tested against."""
     terms: list[str] = []
     # NFC first: an accent stored as a combining character would otherwise split the word.
     for token in _WORD.findall(unicodedata.normalize("NFC", text).lower()):

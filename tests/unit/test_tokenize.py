@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from keywords.stopwords import ALL_STOPWORDS, STOPWORDS, detect_language, stopwords_for
-from keywords.tokenize import tokenize
+from keywords.tokenize import _terms, tokenize
 
 
 @pytest.mark.parametrize(
@@ -151,3 +153,15 @@ def test_combining_accents_stay_in_the_word() -> None:
 def test_numerals_of_unspaced_scripts_are_dropped_like_digits() -> None:
     # Hypothesis found "A叁": the numeral came back as a term of its own.
     assert tokenize("A叁 東京 三月 2024") == ["a", "東", "京", "月"]
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09_ -.'\t\n\x7f"), max_size=60) | st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_tokenizes_as_any_text(text: str) -> None:
+    # tokenize reads ASCII text by one regex; _terms is the general reading it must equal.
+    assert tokenize(text) == _terms(text)
+
+
+def test_a_long_run_of_digits_is_read_once() -> None:
+    # The ASCII regex must not retry a run of digits from each of its positions: this took
+    # minutes where it did (a script's array of numbers), a fraction of a second here.
+    assert tokenize("7" * 200_000 + " x " + "1" * 200_000 + "b") == ["x", "1" * 200_000 + "b"]
