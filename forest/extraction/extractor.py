@@ -25,6 +25,7 @@ from forest.errors import ParseError
 from forest.extraction import span
 from forest.fields import extract_fields, read_field
 from forest.html import page_title, parse_html, script_shell
+from forest.learning.index import page_index
 from forest.limits import classifiable
 from forest.model import GUESS_CONFIDENCE, Article
 from forest.page import ParsedPage
@@ -32,7 +33,6 @@ from forest.titles import headline_of, strip_affixes
 from forest.wrapper import Wrapper
 from forest.xpaths import compiled
 from keywords.tfidf import tfidf_terms
-from patterns.dom import index_page
 from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
 from patterns.text import Block, text_blocks, text_lengths
@@ -390,7 +390,9 @@ def _best_single_page_region(root: etree._Element, settings: Settings) -> list[e
     body = root.find("body")
     if body is None:
         return []
-    index = index_page(body, with_keys=False)
+    # Learning's native walk (index_page's fields, tested equal to it): the Python walk, one
+    # attribute read and one tokenize call per text, was about half of this fallback's time.
+    index = page_index(body, with_keys=False)
     page = score_page(index, tfidf_terms([index.page_terms()], k=settings.n_keywords)[0])
     candidates = candidate_nodes(page)
     if not candidates:
