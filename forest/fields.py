@@ -531,8 +531,8 @@ class _Selection:
     elements besides its head and body, or in another order, or whose document holds elements beside its
     root.  A class token step selects the elements whose class holds the token between XPath's spaces: an
     index key's elements hold it between ``str.split``'s, which split on more (a no-break space), and are
-    checked; and an element whose class patterns.dom does not name (over 120 characters, or holding both
-    quotes) has no token key, so a token it holds is left to the XPath.
+    checked; and an element whose class patterns.dom does not name (over 120 characters, holding both
+    quotes, or a character XML forbids) has no token key, so a token it holds is left to the XPath.
     """
 
     def __init__(self, root: etree._Element, index: PageIndex | None) -> None:
