@@ -43,3 +43,11 @@ cdef inline xmlNode* _next_element(xmlNode* c_node) noexcept nogil:
     while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
         c_node = c_node.next
     return c_node
+
+
+cdef inline xmlNode* _after_subtree(xmlNode* c_node, xmlNode* c_top) noexcept nogil:
+    # The node after ``c_node``'s subtree in document order, within ``c_top``'s: its next sibling, else
+    # the next sibling of its nearest ancestor that has one; NULL once the walk is back at ``c_top``.
+    while c_node is not c_top and c_node.next is NULL:
+        c_node = c_node.parent
+    return NULL if c_node is c_top else c_node.next

@@ -774,12 +774,7 @@ def marked_elements(root, tuple attributes not None, tuple tags not None):
                 # An element's children (an entity reference's are the entity's, never walked).
                 c_node = c_node.children
                 continue
-        # The next sibling, else the next sibling of the nearest ancestor that has one, up to the root.
-        while c_node is not c_top and c_node.next is NULL:
-            c_node = c_node.parent
-        if c_node is c_top:
-            break
-        c_node = c_node.next
+        c_node = _after_subtree(c_node, c_top)
     return found
 
 

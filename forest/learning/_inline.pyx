@@ -25,7 +25,7 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from lxml import etree
 
-from forest.classifier._walk cimport _next_element, _text_or_skip
+from forest.classifier._walk cimport _after_subtree, _next_element, _text_or_skip
 
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
 
@@ -281,11 +281,7 @@ def comment_named_candidates(top):
             if c_node.children is not NULL:
                 c_node = c_node.children
                 continue
-        while c_node is not c_top and c_node.next is NULL:
-            c_node = c_node.parent
-        if c_node is c_top:
-            break
-        c_node = c_node.next
+        c_node = _after_subtree(c_node, c_top)
     return found
 
 
@@ -334,18 +330,14 @@ def unnamed_classes(top):
     cdef list found = []
     if c_top.type != tree.XML_ELEMENT_NODE:
         raise TypeError("unnamed_classes() needs an element")
-    while True:
+    while c_node is not NULL:
         if c_node.type == tree.XML_ELEMENT_NODE:
             if c_node.properties is not NULL and _unnamed_class(c_node):
                 found.append(cetree.elementFactory(doc, c_node))
             if c_node.children is not NULL:
                 c_node = c_node.children
                 continue
-        while c_node is not c_top and c_node.next is NULL:
-            c_node = c_node.parent
-        if c_node is c_top:
-            break
-        c_node = c_node.next
+        c_node = _after_subtree(c_node, c_top)
     return found
 
 
