@@ -1006,3 +1006,93 @@ def tagged(list tags not None, names not None):
             out[k] = i
             k += 1
     return out_[:k]
+
+
+# The bit of each kind of landmark in modern_columns' marks: the landmarks' own (0 ...
+# n_landmarks - 1, features._LANDMARKS' order), then aria-hidden.
+DEF MAX_LANDMARKS = 7
+
+
+def modern_columns(list tags not None, dict landmark_of_tag not None, const uint8_t[::1] marks not None,
+                   const int64_t[::1] own_chars not None, const int64_t[::1] last not None,
+                   const int64_t[::1] rows not None, const double[::1] hashed not None, int n_landmarks):
+    """The "modern" columns of ``rows`` (features._modern_matrix) but the page's article count's
+    logarithm and og:type (columns 8 and 10 are left 0), and that count.
+
+    ``landmark_of_tag`` maps a tag to its landmark's number; ``marks`` holds per element the bits
+    its role adds (bit k: landmark k) and aria-hidden's (bit ``n_landmarks``).  An element is in a
+    landmark when it or an ancestor starts one: a subtree is a stretch of the document order, so
+    one pass keeps, per landmark, the furthest end of the subtrees opened so far.  The subtrees'
+    characters are running sums of integers and the divisions C's, as numpy's, so the columns keep
+    their bits; ``hashed`` is each element's CSS-in-JS flag (0 or 1: their sum is exact in any order).
+    """
+    cdef Py_ssize_t n = len(tags), m = rows.shape[0], i, j, k
+    cdef int64_t until[MAX_LANDMARKS + 1]
+    cdef int64_t n_articles = 0, largest = -1, r
+    cdef double main_chars = 0.0, article_chars = 0.0, flagged = 0.0, total, chars
+    cdef uint8_t bits
+    cdef object found
+    if n_landmarks != MAX_LANDMARKS - 1:
+        # The columns' layout: the landmarks', aria-hidden's, then the page's (features.MODERN_COLUMNS).
+        raise ValueError("the modern columns have 6 landmarks")
+    if marks.shape[0] != n or own_chars.shape[0] != n or last.shape[0] != n or hashed.shape[0] != n:
+        raise ValueError("the elements' columns differ in length")
+    for i in range(n):
+        if not i <= last[i] < n:
+            raise ValueError("a subtree end is out of range")
+    for j in range(m):
+        if not 0 <= rows[j] < n:
+            raise IndexError("a row's element is out of range")
+    inside_ = np.zeros(n, dtype=np.uint8)
+    running_ = np.zeros(n + 1, dtype=np.int64)
+    out_ = np.zeros((m, 13), dtype=np.float64)
+    cdef uint8_t[::1] inside = inside_
+    cdef int64_t[::1] running = running_
+    cdef double[:, ::1] out = out_
+    # Each element's marks: its tag's landmark, with its role's and aria-hidden's.
+    landmark_ = np.asarray(marks, dtype=np.uint8).copy()
+    cdef uint8_t[::1] landmark = landmark_
+    for i in range(n):
+        found = landmark_of_tag.get(tags[i])
+        if found is not None:
+            k = found
+            if not 0 <= k < n_landmarks:
+                raise ValueError("a tag's landmark is out of range")
+            landmark[i] |= 1 << k
+    with nogil:
+        for i in range(n):
+            running[i + 1] = running[i] + own_chars[i]
+            flagged += hashed[i]
+        total = <double>(running[last[0] + 1] - running[0]) if n else 0.0
+        total = total if total > 1.0 else 1.0
+        for k in range(n_landmarks + 1):
+            until[k] = -1
+        for i in range(n):
+            bits = landmark[i]
+            if bits:
+                chars = <double>(running[last[i] + 1] - running[i])
+                for k in range(n_landmarks + 1):
+                    if bits & (1 << k) and last[i] > until[k]:
+                        until[k] = last[i]
+                if bits & 1 and chars > main_chars:
+                    main_chars = chars
+                if bits & 2:
+                    # The first of the largest articles, in document order (numpy's argmax).
+                    n_articles += 1
+                    if largest < 0 or chars > article_chars:
+                        largest, article_chars = i, chars
+            bits = 0
+            for k in range(n_landmarks + 1):
+                if until[k] >= i:
+                    bits |= 1 << k
+            inside[i] = bits
+        for j in range(m):
+            r = rows[j]
+            for k in range(n_landmarks):
+                out[j, k] = 1.0 if inside[r] & (1 << k) else 0.0
+            out[j, 6] = 1.0 if inside[r] & (1 << n_landmarks) else 0.0
+            out[j, 7] = 1.0 if largest >= 0 and largest <= r <= last[largest] else 0.0
+            out[j, 9] = main_chars / total
+            out[j, 11] = hashed[r]
+            out[j, 12] = flagged / <double>n if n else 0.0
+    return out_, n_articles

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 import struct
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from forest.classifier._features import (
     block_spans,
     descendant_levels,
     element_columns,
+    modern_columns,
     node_numeric,
     row_tokens,
     with_tags,
@@ -459,52 +459,29 @@ MODERN_COLUMNS = (
 
 
 def _modern_matrix(tree: PageTree, rows: np.ndarray, hashed: np.ndarray) -> np.ndarray:
-    """The "modern" columns of ``rows`` (element indices)."""
-    n = len(tree)
+    """The "modern" columns of ``rows`` (element indices).
+
+    In C (forest.classifier._features.modern_columns): one pass over the elements keeps each
+    landmark's open subtrees, where numpy took a few passes per landmark; only the page's article
+    count's logarithm (numpy's, for its bits) and og:type are written here.  Its reference is
+    ``reference_modern_matrix`` in tests/unit/test_native_features.py.
+    """
     attributes = tree.marked_attributes()
-    landmark = np.fromiter(map(_LANDMARK_OF_TAG.get, tree.tags, itertools.repeat(-1)), dtype=np.int64, count=n)
-    # One pass over the few marked elements: their role's landmark, and whether they hide.
-    role_element: list[int] = []
-    role_landmark: list[int] = []
-    aria_hidden: list[int] = []
+    # The few marked elements' bits: their role's landmark, and whether they hide.
+    marks = np.zeros(len(tree), dtype=np.uint8)
     for i in tree.marked():
         a = attributes[i]
         k = _LANDMARK_OF_ROLE.get((a.get("role") or "").lower())
-        if k is not None:
-            role_element.append(i)
-            role_landmark.append(k)
+        bits = 0 if k is None else 1 << k
         if a.get("aria-hidden") == "true" or "hidden" in a:
-            aria_hidden.append(i)
-    by_role = np.asarray(role_element, dtype=np.int64)
-    role_of = np.asarray(role_landmark, dtype=np.int64)
-    out = np.zeros((len(rows), len(MODERN_COLUMNS)))
-    chars = tree.subtree_sums(tree.own_chars)
-    total = max(float(chars[0]), 1.0)
-    for k in range(len(_LANDMARKS)):
-        starts = landmark == k
-        starts[by_role[role_of == k]] = True
-        roots = np.flatnonzero(starts)
-        out[:, k] = _inside(tree, roots)[rows]
-        if k == 0:
-            out[:, 9] = chars[roots].max(initial=0.0) / total
-        elif k == 1:
-            out[:, 8] = np.log1p(len(roots))
-            if len(roots):
-                out[:, 7] = _inside(tree, roots[np.argmax(chars[roots])][None])[rows]
-    out[:, 6] = _inside(tree, np.asarray(aria_hidden, dtype=np.int64))[rows]
+            bits |= 1 << len(_LANDMARKS)
+        marks[i] = bits
+    out, articles = modern_columns(tree.tags, _LANDMARK_OF_TAG, marks, np.ascontiguousarray(tree.own_chars, dtype=np.int64),
+                                   np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(rows, dtype=np.int64),
+                                   hashed, len(_LANDMARKS))  # fmt: skip
+    out[:, 8] = np.log1p(articles)
     out[:, 10] = _og_article(tree.elements[0])
-    out[:, 11] = hashed[rows]
-    out[:, 12] = hashed.mean() if n else 0.0
     return out
-
-
-def _inside(tree: PageTree, roots: np.ndarray) -> np.ndarray:
-    # A subtree is a stretch of the document order: count the roots open at each element.
-    if not len(roots):
-        return np.zeros(len(tree))
-    n = len(tree) + 1
-    inside = np.bincount(roots, minlength=n) - np.bincount(tree.last[roots] + 1, minlength=n)
-    return (np.cumsum(inside[:-1]) > 0).astype(np.float64)
 
 
 def _og_article(body: etree._Element) -> bool:

@@ -189,6 +189,55 @@ def reference_descendant_levels(tree: PageTree, base: np.ndarray, rows: np.ndarr
     return out[inverse.ravel()]
 
 
+def reference_modern_matrix(tree: PageTree, rows: np.ndarray, hashed: np.ndarray) -> np.ndarray:
+    """features._modern_matrix in numpy, a few passes per landmark (the code modern_columns replaced)."""
+    n = len(tree)
+    attributes = tree.marked_attributes()
+    landmark = np.fromiter(map(features._LANDMARK_OF_TAG.get, tree.tags, itertools.repeat(-1)), dtype=np.int64, count=n)
+    # One pass over the few marked elements: their role's landmark, and whether they hide.
+    role_element: list[int] = []
+    role_landmark: list[int] = []
+    aria_hidden: list[int] = []
+    for i in tree.marked():
+        a = attributes[i]
+        k = features._LANDMARK_OF_ROLE.get((a.get("role") or "").lower())
+        if k is not None:
+            role_element.append(i)
+            role_landmark.append(k)
+        if a.get("aria-hidden") == "true" or "hidden" in a:
+            aria_hidden.append(i)
+    by_role = np.asarray(role_element, dtype=np.int64)
+    role_of = np.asarray(role_landmark, dtype=np.int64)
+    out = np.zeros((len(rows), len(features.MODERN_COLUMNS)))
+    chars = tree.subtree_sums(tree.own_chars)
+    total = max(float(chars[0]), 1.0)
+    for k in range(len(features._LANDMARKS)):
+        starts = landmark == k
+        starts[by_role[role_of == k]] = True
+        roots = np.flatnonzero(starts)
+        out[:, k] = _reference_inside(tree, roots)[rows]
+        if k == 0:
+            out[:, 9] = chars[roots].max(initial=0.0) / total
+        elif k == 1:
+            out[:, 8] = np.log1p(len(roots))
+            if len(roots):
+                out[:, 7] = _reference_inside(tree, roots[np.argmax(chars[roots])][None])[rows]
+    out[:, 6] = _reference_inside(tree, np.asarray(aria_hidden, dtype=np.int64))[rows]
+    out[:, 10] = features._og_article(tree.elements[0])
+    out[:, 11] = hashed[rows]
+    out[:, 12] = hashed.mean() if n else 0.0
+    return out
+
+
+def _reference_inside(tree: PageTree, roots: np.ndarray) -> np.ndarray:
+    # A subtree is a stretch of the document order: count the roots open at each element.
+    if not len(roots):
+        return np.zeros(len(tree))
+    n = len(tree) + 1
+    inside = np.bincount(roots, minlength=n) - np.bincount(tree.last[roots] + 1, minlength=n)
+    return (np.cumsum(inside[:-1]) > 0).astype(np.float64)
+
+
 def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH, modern: bool = True) -> tuple[Features, np.ndarray]:
     """features.page_features with the per-element counts above (the groups' other parts are shared)."""
     node, level_base, tokens, hashed = reference_node_matrix(tree, modern)
@@ -200,7 +249,7 @@ def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int
         chars = tree.subtree_sums(tree.own_chars)
         rows = np.flatnonzero(chars > 0)
         text = reference_tag_text_features(tree, rows, chars)
-    landmarks = features._modern_matrix(tree, rows, hashed) if modern else None
+    landmarks = reference_modern_matrix(tree, rows, hashed) if modern else None
     ancestors = features._ancestors(tree, rows)
     if unit == "blocks":
         spans = reference_block_spans(tree, np.column_stack([rows, ancestors]))
@@ -385,14 +434,16 @@ def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
-TAGS = ["div", "p", "span", "a", "li", "ul", "h1", "section", "article", "nav", "footer", "main", "aside", "header", "x-card", "b"]
+TAGS = ["div", "p", "span", "a", "li", "ul", "h1", "section", "article", "nav", "footer", "main", "aside", "header", "x-card", "b", "form", "dialog"]
 WORDS = ["word", "x", "é", " ", "\n", "\xa0", "A sentence of several words.", "&amp;"]
 texts = st.lists(st.sampled_from(WORDS), max_size=6).map("".join)
 attributes = st.tuples(
     st.sampled_from(["", "class", "id"]),
     names,
     st.sampled_from(["", " itemprop='headline'", " role='main'", " role='navigation'", " hidden", " aria-hidden='true'",
-                     " style='display:none'", " itemprop='author' role='note'", " data-x='1'"]),
+                     " style='display:none'", " itemprop='author' role='note'", " data-x='1'",
+                     # The other landmarks' roles (the modern group), one in capitals, and a hidden role.
+                     " role='Complementary'", " role='dialog'", " role='search' aria-hidden='true'", " role='banner'"]),
 ).map(lambda a: (f" {a[0]}='{a[1]}'" if a[0] else "") + a[2])  # fmt: skip
 leaves = texts | st.sampled_from(["<!-- c -->", "<br>", "<img src=x>"])
 
