@@ -12,7 +12,9 @@ proxy for every text of a page, which cost half a parse.
 It also lists the names of the body's elements (class, id, itemprop, rel, data-testid: read into one
 buffer, decoded and case-folded once) and sifts the texts for the search's tests in Python (a
 byline's opening words, a headline's length, a digit): a sieve drops only texts its test would
-reject, so the search finds what it found, reading fewer texts.
+reject, so the search finds what it found, reading fewer texts.  Words a search looks for in all the
+names at once, or in the page's text (a "Posted on" line), are found in one pass over it
+(``named_with``, ``occurrences``), where a str.find of each word read it once a word.
 
 The nodes are read when the object is made: it stands for the tree as it was then, and a caller
 that changes the tree makes another.
@@ -23,11 +25,12 @@ setup.py against the same lxml: importing that module first refuses a mismatched
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ
 from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_READ_CHAR
+from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND
 from libc.stdlib cimport free, realloc
-from libc.string cimport memcmp, memcpy, strcmp, strlen
+from libc.string cimport memcmp, memcpy, memset, strcmp, strlen
 from cpython cimport array
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -43,6 +46,9 @@ cetree.import_lxml__etree()
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
 
 
 # The strings of the short texts of spaces alone met last (the indentation between tags, most of a page's
@@ -261,6 +267,113 @@ cdef bint _may_hold_by(str text, str separators) noexcept:
     return False
 
 
+cdef enum:
+    _WORDS = 32  # words searched for at once, at most
+
+
+cdef struct _Needles:
+    # Words searched for at once: each one's characters (its str's kind and data) and length, and for
+    # each ASCII character the words that open with it, as a bit mask.
+    int n
+    int kinds[_WORDS]
+    void* datas[_WORDS]
+    Py_ssize_t lengths[_WORDS]
+    uint32_t firsts[128]
+
+
+cdef int _needles(tuple words, _Needles* needles) except -1:
+    # Fill ``needles`` with ``words`` (str, each opening with an ASCII character; the caller keeps them alive).
+    cdef str word
+    cdef uint32_t c
+    if len(words) > _WORDS:
+        raise ValueError(f"at most {_WORDS} words are searched for at once")
+    memset(needles.firsts, 0, sizeof(needles.firsts))
+    needles.n = 0
+    for word in words:
+        if PyUnicode_GET_LENGTH(word) == 0 or PyUnicode_READ_CHAR(word, 0) >= 128:
+            raise ValueError(f"a word searched for must open with an ASCII character: {word!r}")
+        needles.kinds[needles.n] = PyUnicode_KIND(word)
+        needles.datas[needles.n] = PyUnicode_DATA(word)
+        needles.lengths[needles.n] = PyUnicode_GET_LENGTH(word)
+        needles.firsts[PyUnicode_READ_CHAR(word, 0)] |= (<uint32_t>1) << needles.n
+        needles.n += 1
+    return 0
+
+
+ctypedef fused _Char:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+cdef inline bint _needle_at(_Needles* needles, uint32_t mask, const _Char* text, Py_ssize_t length, Py_ssize_t i) noexcept:
+    # Whether one of the words of ``mask`` (those opening with the text's character at ``i``) is in
+    # ``text`` (``length`` characters) at ``i``.
+    cdef int w
+    cdef Py_ssize_t j, n
+    while mask:
+        w = __builtin_ctz(mask)
+        mask &= mask - 1
+        n = needles.lengths[w]
+        if i + n > length:
+            continue
+        j = 1
+        while j < n and text[i + j] == PyUnicode_READ(needles.kinds[w], needles.datas[w], j):
+            j += 1
+        if j == n:
+            return True
+    return False
+
+
+cdef int _scan(_Needles* needles, const _Char* text, Py_ssize_t length, bint by_name, list found) except -1:
+    # Append to ``found`` where each word of ``needles`` occurs in ``text`` (``length`` characters), or
+    # (``by_name``: ``text`` is names joined by NUL characters) the index of each name that holds one.
+    cdef Py_ssize_t i = 0, k = 0
+    cdef uint32_t c, mask
+    while i < length:
+        c = text[i]
+        if c < 128:
+            mask = needles.firsts[c]
+            if mask and _needle_at(needles, mask, text, length, i):
+                if not by_name:
+                    found.append(i)
+                else:
+                    found.append(k)
+                    # The rest of this name is not read: the next name's, after its NUL.
+                    while i < length and text[i] != 0:
+                        i += 1
+                    continue
+            elif c == 0 and by_name:
+                k += 1
+        i += 1
+    return 0
+
+
+cdef list _search(str text, tuple words, bint by_name):
+    # _scan of ``text`` for ``words``, at the width of its characters.
+    cdef _Needles needles
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef list found = []
+    _needles(words, &needles)
+    if kind == PyUnicode_1BYTE_KIND:
+        _scan(&needles, <const uint8_t*>data, length, by_name, found)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _scan(&needles, <const uint16_t*>data, length, by_name, found)
+    else:
+        _scan(&needles, <const uint32_t*>data, length, by_name, found)
+    return found
+
+
+def occurrences(str text not None, tuple words not None):
+    """Where each occurrence of one of ``words`` (at most 32 str, each opening with an ASCII character)
+    starts in ``text``, in order, once a place: every ``text.find(word, at)`` of each word.  One pass over
+    the text with a table of the words' first characters, where a str.find of each word read it once a
+    word (a page's text is most often a UCS-2 str: a nbsp or a curly quote)."""
+    return _search(text, words, False)
+
+
 cdef class BodyTexts:
     """The text nodes under the ``<body>`` elements of ``root``'s document, in document order."""
 
@@ -442,6 +555,13 @@ cdef class BodyTexts:
         self.names_joined = PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL).casefold()
         self.names = self.names_joined.split("\0") if self.n_named else []
         return self.names
+
+    def named_with(self, tuple words not None):
+        """The indexes of the names of :meth:`named` that hold one of ``words`` (at most 32 str, each opening
+        with an ASCII character), in order: one pass over ``names_joined`` with a table of the words' first
+        characters, where a str.find of each word read them once a word."""
+        self.named()
+        return _search(self.names_joined, words, True)
 
     def named_element(self, Py_ssize_t k):
         """The element of name ``k`` of :meth:`named`."""

@@ -16,7 +16,7 @@ from lxml import html as lxml_html
 
 from dataset_pages import dataset_pages, skip_without_datasets
 from forest import bylines
-from forest._texts import BodyTexts
+from forest._texts import BodyTexts, occurrences
 from forest.errors import ParseError
 from forest.fields import headlines
 from forest.html import parse_html
@@ -321,3 +321,72 @@ def test_the_names_searched_at_once_are_those_searched_one_by_one(attributes: li
     assert texts.named() == reference.named()
     for words in (bylines._HINT_WORDS, bylines._DATE_HINTS, ("ss", "or")):
         assert texts.named_with(words) == reference.named_with(words)
+
+
+def _found_one_by_one(text: str, words: tuple[str, ...]) -> list[int]:
+    """Every place a str.find of each word finds it: the reference of forest._texts.occurrences."""
+    found = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            found.add(at)
+            at = text.find(word, at + 1)
+    return sorted(found)
+
+
+# Pieces of texts of each str width (ASCII, Latin-1, UCS-2, UCS-4) around the words searched for.
+_PIECES = st.lists(st.sampled_from(["osted", "Posted on ", "ublié", "OSTED", "ubli", "é", "\u2019", "\U0001f600", " ", "x", "o",
+                                    "ublication date", "\0", "date", "dat"]), max_size=20).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, st.lists(st.sampled_from(["osted", "ublié", "OSTED", "o", "ublication date", "date", "da"]), min_size=1, max_size=5,
+                         unique=True).map(tuple))
+def test_the_words_found_in_one_pass_are_those_found_one_by_one(text: str, words: tuple[str, ...]) -> None:
+    assert occurrences(text, words) == _found_one_by_one(text, words)
+
+
+def test_words_the_one_pass_cannot_search_for_are_refused() -> None:
+    with pytest.raises(ValueError):
+        occurrences("text", ("été",))
+    with pytest.raises(ValueError):
+        occurrences("text", ("",))
+    with pytest.raises(ValueError):
+        occurrences("text", tuple(f"w{n}" for n in range(33)))
+
+
+def _posted_by_find(texts: bylines._Texts, lang: str) -> str | None:
+    """forest.bylines._posted as it read the page's text before the one pass: a str.find loop of each stem."""
+    joined = texts.joined()
+    days = set()
+    for stem in bylines._POSTED_STEMS:
+        at = joined.find(stem)
+        while at > 0:
+            match = bylines._POSTED_WORDS.match(joined, at - 1)
+            if match is not None:
+                after = joined[match.end(): match.end() + bylines._DATE_CHARS + 24]
+                start = 0
+                for lead in (bylines._CLOCK_FIRST, bylines._WEEKDAY_FIRST, bylines._CLOCK_FIRST):
+                    start = opened.end() if (opened := lead.match(after, start)) else start
+                found = bylines.written_dates(after[start: start + bylines._DATE_CHARS], lang)
+                if found and found[0][1] == 0:
+                    days.add(found[0][0])
+            at = joined.find(stem, at + len(stem))
+    return days.pop().isoformat() if len(days) == 1 else None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Posted on March 3, 2014", "posted: 12/28/2005", "Published 2014-03-03", "osted 5 May 2020", "by Ana",
+                                 "Posted on 4 April 2019", "Veröffentlicht am 3. März 2014", "POSTED ON Jan 1, 2001", "x"]),
+                min_size=1, max_size=5))
+def test_the_posted_date_read_in_one_pass_is_the_one_read_stem_by_stem(texts: list[str]) -> None:
+    native = bylines._Texts(_page_of(texts))
+    assert bylines._posted(native, "en") == _posted_by_find(native, "en")
+
+
+def _page_of(texts: list[str]) -> etree._Element:
+    html = etree.Element("html")
+    body = etree.SubElement(html, "body")
+    for text in texts:
+        etree.SubElement(body, "p").text = text
+    return html
