@@ -45,3 +45,6 @@ def modern_columns(
     tags: list[str], landmark_of_tag: dict[str, int], marks: np.ndarray, own_chars: np.ndarray, last: np.ndarray,
     rows: np.ndarray, hashed: np.ndarray, n_landmarks: int,
 ) -> tuple[np.ndarray, int]: ...
+def page_rows(
+    rows: np.ndarray, parent: np.ndarray, owner: np.ndarray, n_ancestors: int, spans: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]: ...

@@ -1096,3 +1096,75 @@ def modern_columns(list tags not None, dict landmark_of_tag not None, const uint
             out[j, 11] = hashed[r]
             out[j, 12] = flagged / <double>n if n else 0.0
     return out_, n_articles
+
+
+def page_rows(const int64_t[::1] rows not None, const int64_t[::1] parent not None, const int64_t[::1] owner not None,
+              Py_ssize_t n_ancestors, bint spans):
+    """What features.page_features reads of its rows' elements, in one call: each row's 1st ...
+    ``n_ancestors``-th ancestors (past the body, the body: the thesis's padding), the chain of the
+    row's element and those (rows x (1 + n_ancestors)), with ``spans`` the first and last block
+    inside each element of the chain (int32, rows x chain x 2; else None), and the distinct
+    elements of ``rows`` (ascending) with each row's index among them (np.unique's ``return_inverse``).
+    """
+    cdef Py_ssize_t n = parent.shape[0], m = rows.shape[0], nb = owner.shape[0], r, k, i, b
+    cdef int64_t e, p, o, d
+    if n_ancestors < 0:
+        raise ValueError("n_ancestors must not be negative")
+    for i in range(n):
+        if not -1 <= parent[i] < i:
+            raise ValueError("parents must come before their children")
+    for r in range(m):
+        if not 0 <= rows[r] < n:
+            raise IndexError("a row's element is out of range")
+    if spans:
+        for b in range(nb):
+            if not 0 <= owner[b] < n:
+                raise IndexError("a block's owner is out of range")
+    chain_ = np.empty((m, 1 + n_ancestors), dtype=np.int64)
+    ancestors_ = np.empty((m, n_ancestors), dtype=np.int64)
+    seen_ = np.zeros(n, dtype=np.int64)
+    inverse_ = np.empty(m, dtype=np.int64)
+    cdef int64_t[:, ::1] chain = chain_, ancestors = ancestors_
+    cdef int64_t[::1] seen = seen_, inverse = inverse_
+    cdef int64_t[::1] first, last
+    cdef int32_t[:, :, ::1] span
+    cdef int64_t[::1] distinct
+    with nogil:
+        for r in range(m):
+            e = rows[r]
+            chain[r, 0] = e
+            seen[e] = 1
+            for k in range(n_ancestors):
+                e = parent[e] if parent[e] > 0 else 0
+                chain[r, k + 1] = e
+                ancestors[r, k] = e
+        # Each distinct element's number among them, in document order.
+        d = 0
+        for i in range(n):
+            if seen[i]:
+                seen[i] = d
+                d += 1
+            else:
+                seen[i] = -1
+        for r in range(m):
+            inverse[r] = seen[rows[r]]
+    distinct_ = np.empty(d, dtype=np.int64)
+    distinct = distinct_
+    with nogil:
+        for i in range(n):
+            if seen[i] >= 0:
+                distinct[seen[i]] = i
+    if not spans:
+        return chain_, ancestors_, None, distinct_, inverse_
+    first_, last_ = block_spans(parent, owner)
+    first = first_
+    last = last_
+    span_ = np.empty((m, 1 + n_ancestors, 2), dtype=np.int32)
+    span = span_
+    with nogil:
+        for r in range(m):
+            for k in range(1 + n_ancestors):
+                e = chain[r, k]
+                span[r, k, 0] = <int32_t>first[e]
+                span[r, k, 1] = <int32_t>last[e]
+    return chain_, ancestors_, span_, distinct_, inverse_

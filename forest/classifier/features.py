@@ -16,9 +16,9 @@ from lxml import etree
 from forest.classifier._features import (
     LOG_COLUMNS,
     Tokens,
-    block_spans,
     descendant_levels,
     element_columns,
+    page_rows,
     modern_columns,
     node_numeric,
     row_tokens,
@@ -336,19 +336,8 @@ def _hides(style: str) -> bool:
     return _HIDDEN_STYLE.search(style) is not None
 
 
-def _ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
-    """Indices of the 1st..N_ANCESTORS-th ancestors of ``rows``; past the body, the body (the thesis's padding)."""
-    up = np.empty((len(rows), N_ANCESTORS), dtype=np.int64)
-    current = rows
-    parent = np.maximum(tree.parent, 0)
-    for k in range(N_ANCESTORS):
-        current = parent[current]
-        up[:, k] = current
-    return up
-
-
-def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Per-level means over the 1st..N_LEVELS-th levels below each of ``rows`` (zeros when a level
+def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, distinct: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+    """Per-level means over the 1st..N_LEVELS-th levels below each row's element (zeros when a level
     is empty) of ``base`` (a count column of ones, then numeric columns) and of the tags' one-hot
     columns (``tag``: each element's column), in C (forest.classifier._features.descendant_levels).
 
@@ -356,15 +345,10 @@ def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, rows: 
     the one-hot columns with the others, level by level over every element in numpy: the tags'
     counts are integers, exact in any order, so they are counted over each row's subtree instead,
     and only the few numeric columns are summed child by child, in the reference's order, for
-    their bits.  The counts' log1p stays in numpy, for its bits too.
+    their bits.  The counts' log1p stays in numpy, for its bits too.  Blocks share elements: each
+    of ``distinct`` (ascending) is described once, then copied to the rows (``inverse``: each
+    row's index in ``distinct``), as page_rows found them.
     """
-    # Blocks share elements: describe each distinct one, then copy to its rows.  What np.unique(rows,
-    # return_inverse=True) returns, from a mark per element: rows are element indices, and numpy's
-    # sort of a page's rows cost more than the rest of the group on small pages.
-    seen = np.zeros(len(tree), dtype=bool)
-    seen[rows] = True
-    distinct = np.flatnonzero(seen)
-    inverse: np.ndarray = np.cumsum(seen)[rows] - 1
     out, counts = descendant_levels(
         distinct, np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.depth, dtype=np.int64),
         np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(base, dtype=np.float64), tag, N_LEVELS, N_TAGS,
@@ -400,16 +384,16 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
         landmarks = _modern_matrix(tree, rows, hashed) if modern else None
     if not len(rows):
         raise ValueError("a page without text has no feature rows")
-    ancestors = _ancestors(tree, rows)
-    if unit == "blocks":
-        spans = _block_spans(tree, np.column_stack([rows, ancestors]))
-    levels = _descendant_levels(tree, level_base, tag, rows)
+    # The rows' ancestors, their chains, the blocks inside each link and the distinct elements, in C.
+    chain, ancestors, spans, distinct, inverse = page_rows(np.ascontiguousarray(rows, dtype=np.int64), tree.parent, tree.owner,
+                                                           N_ANCESTORS, unit == "blocks")  # fmt: skip
+    levels = _descendant_levels(tree, level_base, tag, distinct, inverse)
     # The groups written side by side straight into float32 (the same rounding as astype): the
     # node group and the ancestors' (each numeric columns, then the tag's one-hot) in place.
     parts = [levels, text] if landmarks is None else [levels, text, landmarks]
     node = numeric.shape[1] + N_TAGS
     dense = np.empty((len(rows), node * (1 + N_ANCESTORS) + sum(p.shape[1] for p in parts)), dtype=np.float32)
-    _with_tags(numeric, tag, np.column_stack([rows, ancestors]), dense[:, : node * (1 + N_ANCESTORS)].reshape(len(rows), -1, node))
+    _with_tags(numeric, tag, chain, dense[:, : node * (1 + N_ANCESTORS)].reshape(len(rows), -1, node))
     start = node * (1 + N_ANCESTORS)
     for part in parts:
         dense[:, start : start + part.shape[1]] = part
@@ -426,15 +410,6 @@ def _row_tokens(tokens: Tokens, rows: np.ndarray, ancestors: np.ndarray, n_hash:
     """
     indptr, column = row_tokens(tokens, np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(ancestors, dtype=np.int64))
     return HashedRows(np.ones(len(column), dtype=np.float32), column, indptr, (len(rows), n_hash))
-
-
-def _block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
-    """For each element of ``chain`` (rows x levels), the first and last block inside it.
-
-    A subtree's text is one stretch of the document, so its blocks are consecutive.
-    """
-    first, last = block_spans(np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.owner, dtype=np.int64))
-    return np.stack([first[chain], last[chain]], axis=2).astype(np.int32)
 
 
 # --- The "modern" group: landmarks, hiding, og:type and CSS-in-JS class names ---------------------

@@ -26,7 +26,16 @@ from lxml import etree
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
-from forest.classifier._features import block_counts, descendant_levels, element_columns, node_numeric, row_tokens, with_tags
+from forest.classifier._features import (
+    block_counts,
+    descendant_levels,
+    element_columns,
+    modern_columns,
+    node_numeric,
+    page_rows,
+    row_tokens,
+    with_tags,
+)
 from forest.classifier._walk import Nodes, child_sums
 from forest.classifier.blocks import PageTree, walk
 from forest.classifier.features import (
@@ -156,6 +165,18 @@ def _mask(tokens: tuple[str, ...], n_hash: int, mark: str) -> int:
     return mask
 
 
+def reference_ancestors(tree: PageTree, rows: np.ndarray) -> np.ndarray:
+    """features.page_rows' ancestors in numpy: indices of the 1st..N_ANCESTORS-th ancestors of
+    ``rows``; past the body, the body (the thesis's padding)."""
+    up = np.empty((len(rows), features.N_ANCESTORS), dtype=np.int64)
+    current = rows
+    parent = np.maximum(tree.parent, 0)
+    for k in range(features.N_ANCESTORS):
+        current = parent[current]
+        up[:, k] = current
+    return up
+
+
 def reference_block_spans(tree: PageTree, chain: np.ndarray) -> np.ndarray:
     """The first and last block inside each element of ``chain``, propagated up level by level."""
     n, nb = len(tree), len(tree.blocks)
@@ -250,7 +271,7 @@ def reference_page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int
         rows = np.flatnonzero(chars > 0)
         text = reference_tag_text_features(tree, rows, chars)
     landmarks = reference_modern_matrix(tree, rows, hashed) if modern else None
-    ancestors = features._ancestors(tree, rows)
+    ancestors = reference_ancestors(tree, rows)
     if unit == "blocks":
         spans = reference_block_spans(tree, np.column_stack([rows, ancestors]))
     levels = reference_descendant_levels(tree, level_base, rows)
@@ -380,7 +401,7 @@ def test_row_tokens_equal_hash_tokens_of_each_rows_tokens() -> None:
     body = body_of("<html><body><div class='story main'><p class='entry'>a</p><p id='x-1'>b<span class='Note'>c</span></p></div></body></html>")
     tree = walk(body)
     tokens = reference_node_matrix(tree)[2]
-    ancestors = features._ancestors(tree, tree.owner)
+    ancestors = reference_ancestors(tree, tree.owner)
     docs = [list(tokens[r]) + [f"^{x}" for a in up for x in tokens[a]] for r, up in zip(tree.owner, ancestors)]
     fast, slow = features.page_features(tree, "blocks", n_hash=64)[0].hashed, hash_tokens(docs, 64)
     assert (fast.indptr == slow.indptr).all() and (fast.indices == slow.indices).all() and (fast.data == slow.data).all()
@@ -431,6 +452,25 @@ def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
         with_tags(np.ones((1, 3)), np.array([N_TAGS], dtype=np.int64), np.zeros((1, 1), dtype=np.int64), out)  # a tag past the columns
     with pytest.raises(ValueError):
         with_tags(np.ones((1, 3)), zero, np.zeros((2, 1), dtype=np.int64), out)  # rows differ
+    u8 = np.zeros(1, dtype=np.uint8)
+    with pytest.raises(IndexError):
+        modern_columns(["p"], {}, u8, zero, zero, one, np.zeros(1), 6)  # a row past the elements
+    with pytest.raises(ValueError):
+        modern_columns(["p"], {}, u8, zero, one, zero, np.zeros(1), 6)  # a subtree past the elements
+    with pytest.raises(ValueError):
+        modern_columns(["p"], {"p": 6}, u8, zero, zero, zero, np.zeros(1), 6)  # a landmark past the columns
+    with pytest.raises(ValueError):
+        modern_columns(["p", "p"], {}, u8, zero, zero, zero, np.zeros(1), 6)  # lengths differ
+    with pytest.raises(ValueError):
+        modern_columns(["p"], {}, u8, zero, zero, zero, np.zeros(1), 7)  # not the columns' landmarks
+    with pytest.raises(IndexError):
+        page_rows(one, minus, zero, 5, True)  # a row past the elements
+    with pytest.raises(IndexError):
+        page_rows(zero, minus, one, 5, True)  # a block's owner past the elements
+    with pytest.raises(ValueError):
+        page_rows(zero, zero, zero, 5, True)  # an element its own parent
+    with pytest.raises(ValueError):
+        page_rows(zero, minus, zero, -1, True)
 
 
 # Generated pages: nested elements with class, id and marking attributes drawn from the names above.
