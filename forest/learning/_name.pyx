@@ -22,6 +22,8 @@ from lxml.includes.tree cimport xmlNode, xmlAttr
 from forest.classifier._walk cimport _is_text, _next_element, _text_or_skip
 
 from forest.classifier._walk import BUILT_AGAINST  # noqa: F401  (its import checks lxml's version)
+import numpy as np
+
 from keywords.tokenize import tokenize
 from patterns.dom import ANCHOR_DISTANCE, _XPATH_NAME, _own_keys
 
@@ -203,4 +205,46 @@ def index_body(root, bint with_keys=True):
     finally:
         free(stack)
     return elements, parent, end, depth, terms, keys
+
+
+
+_UNREAD = object()  # key_rows' mark of a key its cache has not read yet
+
+
+def key_rows(dict keys, dict known, object steps_of, dict ids):
+    """A page index's keys that a region's cut may use, as the rows forest.learning.consensus._PageParts
+    holds, in the keys' order: for each key whose steps below its anchor (``known``'s, else
+    ``steps_of(key)``'s, which keeps it there) are not None, its id in ``ids`` (added when new), those
+    steps and its number of elements; and all their elements, key after key.
+
+    Returns (ids, steps, counts, elements), each an int64 array.  The Python loop it stands for is
+    tests/learning/test_native_index.py's reference: a page has thousands of keys, read once a page.
+    """
+    cdef list named = [], steps = [], counts = [], chosen = []
+    cdef Py_ssize_t total = 0, at = 0, j, n
+    cdef object below
+    cdef list nodes
+    for key, found in keys.items():
+        below = known.get(key, _UNREAD)
+        if below is _UNREAD:
+            below = steps_of(key)
+        if below is not None:
+            nodes = <list?>found
+            number = ids.get(key)
+            if number is None:
+                number = ids[key] = len(ids)
+            named.append(number)
+            steps.append(below)
+            counts.append(len(nodes))
+            chosen.append(nodes)
+            total += len(nodes)
+    elements = np.empty(total, dtype=np.int64)
+    cdef int64_t[::1] out = elements
+    for nodes in chosen:
+        n = len(nodes)
+        for j in range(n):
+            out[at + j] = <int64_t>nodes[j]
+        at += n
+    return (np.asarray(named, dtype=np.int64), np.asarray(steps, dtype=np.int64), np.asarray(counts, dtype=np.int64),
+            elements)
 

@@ -23,6 +23,7 @@ from itertools import accumulate
 import numpy as np
 from lxml import etree
 
+from forest.learning._name import key_rows
 from forest.wrapper import CLASSIFIER_NOT_USED
 from patterns.choose import Choice
 from patterns.ranking import Ranked, ScoredPage, matches
@@ -156,26 +157,14 @@ class _PageParts:
         """The page's parts, its keys numbered in ``ids`` (which gains the keys it has not seen)."""
         index = page.index
         parent, end = np.asarray(index.parent, dtype=np.int64), np.asarray(index.end, dtype=np.int64)
-        # One pass over the page's keys (thousands): the cuttable ones, their ids, steps and elements.
-        named: list[int] = []
-        steps: list[int] = []
-        counts: list[int] = []
-        found: list[int] = []
-        for key, nodes in index.keys.items():
-            below = _cut_steps(key)
-            if below is not None:
-                named.append(ids.setdefault(key, len(ids)))
-                steps.append(below)
-                counts.append(len(nodes))
-                found.extend(nodes)
-        sizes = np.asarray(counts, dtype=np.int64)
-        names = np.asarray(named, dtype=np.int64)
-        elements = np.asarray(found, dtype=np.int64)
-        up = np.repeat(np.asarray(steps, dtype=np.int64), sizes)
+        # One pass over the page's keys (thousands): the cuttable ones, their ids, steps and elements
+        # (in C: forest/learning/_name.pyx; its reference, the loop it stands for, is _key_rows).
+        names, steps, sizes, elements = key_rows(index.keys, _CUT_STEPS, _cut_steps, ids)
+        up = np.repeat(steps, sizes)
         anchor = elements.copy()
         for step in range(1, int(up.max(initial=0)) + 1):
             anchor[up >= step] = parent[anchor[up >= step]]
-        base = np.repeat(np.arange(len(named), dtype=np.int64) * (len(end) + 2), sizes)
+        base = np.repeat(np.arange(len(names), dtype=np.int64) * (len(end) + 2), sizes)
         boiler, content, landmark = _label_sums(page, labels)
         linked = _linked(page)
         link_terms = np.where(linked, index.n_terms, 0)
@@ -524,6 +513,24 @@ def _steps_below_anchor(key: str) -> int | None:
 _CUT_STEPS: dict[str, int | None] = {}
 # Bounds the memory of a long batch; a site's sample has a few thousand keys.
 CUT_STEPS_KEPT = 1 << 16
+
+
+def _key_rows(keys: dict[str, list[int]], ids: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """forest.learning._name.key_rows's reference: for each key :func:`_cut_steps` gives steps for, in the
+    keys' order, its id in ``ids`` (added when new), its steps and its number of elements; and their elements."""
+    named: list[int] = []
+    steps: list[int] = []
+    counts: list[int] = []
+    found: list[int] = []
+    for key, nodes in keys.items():
+        below = _cut_steps(key)
+        if below is not None:
+            named.append(ids.setdefault(key, len(ids)))
+            steps.append(below)
+            counts.append(len(nodes))
+            found.extend(nodes)
+    return (np.asarray(named, dtype=np.int64), np.asarray(steps, dtype=np.int64), np.asarray(counts, dtype=np.int64),
+            np.asarray(found, dtype=np.int64))
 
 
 def _cut_steps(key: str) -> int | None:

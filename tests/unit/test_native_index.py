@@ -2,6 +2,7 @@
 reference, patterns.dom.index_page over lxml's elements: equal on every element, parent, subtree end,
 depth, term list and key (in the keys' order too: learning reads them in that order), over hand-made
 and generated pages and a fixed sample of every shared dataset's pages (``-m bench``: all of them).
+The rows the region's cut reads of those keys (forest.learning._name.key_rows) equal their reference's too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from lxml import etree
 
 from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.html import parse_html
+from forest.learning import consensus
+from forest.learning._name import key_rows
 from forest.learning.index import page_index
 from patterns.dom import PageIndex, index_page
 
@@ -26,8 +29,19 @@ def same(got: PageIndex, want: PageIndex) -> None:
     assert list(got.keys.items()) == list(want.keys.items())
 
 
+def same_rows(index: PageIndex) -> None:
+    """The region cut's rows of the page's keys (forest.learning.consensus._PageParts) as its reference reads them,
+    with ids numbered after those of keys seen already (another sample page's)."""
+    ids, native_ids = {"//p": 0, "//nav": 1}, {"//p": 0, "//nav": 1}
+    want = consensus._key_rows(index.keys, ids)
+    got = key_rows(index.keys, consensus._CUT_STEPS, consensus._cut_steps, native_ids)
+    assert native_ids == ids and list(native_ids) == list(ids)
+    assert all(a.dtype == b.dtype and a.tolist() == b.tolist() for a, b in zip(got, want))
+
+
 def check(body: etree._Element) -> None:
     same(page_index(body), index_page(body))
+    same_rows(page_index(body))
     same(page_index(body, with_keys=False), index_page(body, with_keys=False))
     same(page_index(body, paths=True), index_page(body, paths=True))
 
