@@ -22,7 +22,7 @@ from lxml import etree
 
 from forest.learning._inline import day_candidates, text_sizes, unnamed_classes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
-from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, person_name, printed_fields, written_dates
+from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, PageTexts, person_name, printed_fields, written_dates
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
                              url_date)
 from forest.titles import strip_site_name, title_parts
@@ -112,7 +112,7 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]], indexes: Se
 
 def extract_fields(
     root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True,
-    body: bool = True, searched: Collection[str] = (), url: str | None = None,
+    body: bool = True, searched: Collection[str] = (), url: str | None = None, page: PageTexts | None = None,
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
     then (``statements``) microdata, ``rel=author`` and ``<time>``, then a date the ``<title>`` states, then
@@ -137,6 +137,8 @@ def extract_fields(
         in no one place (``Wrapper.searched_fields``).
     :param url: where the page was read from: the last date searched is its path's, after the page's own
         canonical URL's (a page read from a mirror or an archive keeps its original's day there).
+    :param page: the page's body texts, read by the search of what it prints (if it runs) and shared
+        with the caller's own searches of them (forest.titles.headline_of).
     :return: every field in ``FIELDS``, None where nothing was found.
     """
     found: dict[str, str | None] = {name: _by_xpath(root, fields.get(name), name) for name in FIELDS}
@@ -183,7 +185,7 @@ def extract_fields(
     if printed_for:
         # A date beside the byline only without a wrapper: with one, a site whose dates are printed there learns their place.
         printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for,
-                                 beside_byline=statements)
+                                 beside_byline=statements, page=page)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
     if body and not found["date"]:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from lxml import etree
 
+from forest._texts import BodyTexts
 from forest.classifier._walk import body_texts
 
 # An affix is the site's when at least this share of the sample titles carry it (and two
@@ -106,12 +108,15 @@ def title_parts(title: str) -> list[str]:
     return [p for p in dict.fromkeys([title, *parts]) if sum(c.isalnum() for c in p) >= 3]
 
 
-def headline_of(root: etree._Element, title: str) -> str:
+def headline_of(root: etree._Element, title: str, texts: BodyTexts | None = None) -> str:
     """The part of ``title`` that is the page's headline: the longest run of its parts, from its
     start or its end, that some text of the page states alone; else ``title``.
 
     "Boy killed by dog - World - General - Camden Advertiser" on a page with
     ``<strong>Boy killed by dog</strong>`` gives "Boy killed by dog".
+
+    :param texts: the page's body texts, where a search read them already (forest.bylines.PageTexts):
+        they are sifted by their lengths rather than walked again.
     """
     cuts = list(_CUTS.finditer(title))
     if not cuts:
@@ -121,10 +126,20 @@ def headline_of(root: etree._Element, title: str) -> str:
     if not parts:
         return title
     best = ""
-    # One pass over the page's text nodes in C (its reference, the XPath
-    # //body//text()[string-length(normalize-space(.)) >= $shortest], is tests/unit/test_native_headline.py's)
-    # finds those that may state a part of the title alone: none longer than the title, once split and joined.
-    for text in body_texts(root, min(len(p) for p in parts), len(title)):
+    shortest = min(len(p) for p in parts)
+    if texts is not None:
+        # The texts that, split and joined, may be as long as the title or one of its parts (by
+        # their lengths, in C): the body's texts were read already, and a walk in C to find them
+        # cost as much as the printed date's search.
+        lengths = {len(p) for p in parts} | {len(title)}
+        found: Iterable[str] = map(texts.texts.__getitem__,
+                                   texts.lines(shortest, sys.maxsize, bytes(n in lengths for n in range(max(lengths) + 1))))
+    else:
+        # One pass over the page's text nodes in C (its reference, the XPath
+        # //body//text()[string-length(normalize-space(.)) >= $shortest], is tests/unit/test_native_headline.py's)
+        # finds those that may state a part of the title alone: none longer than the title, once split and joined.
+        found = body_texts(root, shortest, len(title))
+    for text in found:
         text = " ".join(text.split())
         if text == title:
             return title

@@ -23,6 +23,7 @@ from forest.classifier.page import load_default
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
+from forest.bylines import PageTexts
 from forest.fields import extract_fields, read_field
 from forest.html import page_title, parse_html, script_shell
 from forest.learning.index import page_index
@@ -210,8 +211,10 @@ def _fields(
     # Title, author and date: the wrapper's learned field XPaths, else meta tags and JSON-LD (forest.fields).
     # A wrapper's learned places stand in for the searches of the page (microdata, <time>, the headline's text).
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
+    # The body's texts, read by the search of what the page prints (when it runs) and then by the headline's.
+    page = PageTexts(root)
     found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else (),
-                           url=url)
+                           url=url, page=page)
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = headline or (read_field(root, wrapper.fields, "title") if wrapper is not None else None)
     if not title:
@@ -219,7 +222,7 @@ def _fields(
         # The page's own statement of its headline, searched only where no learned place says it: no
         # wrapper, or one whose headline element is missing here (a site whose <title> is its headline has none).
         if wrapper is None or "title" in wrapper.fields:
-            title = headline_of(root, title)
+            title = headline_of(root, title, page.read)
     return title, found
 
 

@@ -14,6 +14,7 @@ from lxml import html as lxml_html
 
 from dataset_pages import dataset_pages, skip_without_datasets
 from forest import titles
+from forest._texts import BodyTexts
 from forest.classifier._walk import body_texts
 from forest.errors import ParseError
 from forest.html import page_title, parse_html
@@ -114,6 +115,21 @@ def test_generated_pages_read_as_the_reference(body: list[str], shortest: int) -
     check(root, (shortest,))
 
 
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["Boy  killed", "Boy killed", "by dog", "\u00a0caf\u00e9 x", "World", "ab\tc", "\U0001F600 abc", "x"]),
+                min_size=1, max_size=6),
+       st.lists(st.sampled_from(["Boy killed", "by dog", "caf\u00e9 x", "World", "ab c", "\U0001F600 abc", "Site"]), min_size=1, max_size=4),
+       st.sampled_from([" - ", " | ", " \u2013 "]))
+def test_the_headline_read_from_texts_read_already_is_the_reference(body: list[str], parts: list[str], separator: str) -> None:
+    # forest.bylines.PageTexts hands headline_of the texts the printed fields' search read: sifted by their lengths.
+    try:
+        root = parse_html("<html><body>" + "".join(f"<p>{text}</p>" for text in body) + "</body></html>")
+    except ParseError:
+        return
+    title = separator.join(parts)
+    assert titles.headline_of(root, title, BodyTexts(root)) == reference_headline(root, title)
+
+
 @given(st.lists(st.sampled_from(CHARACTERS) | st.characters(), max_size=30).map("".join))
 def test_a_text_over_the_bound_is_longer_than_it_once_split_and_joined(text: str) -> None:
     # What lets headline_of ask body_texts for no text over its title's length.
@@ -129,7 +145,9 @@ def check_pages(pages: list[str]) -> int:
             continue
         check(root, (0, 5, 20))
         title = page_title(root)
-        assert titles.headline_of(root, title) == reference_headline(root, title)
+        reference = reference_headline(root, title)
+        assert titles.headline_of(root, title) == reference
+        assert titles.headline_of(root, title, BodyTexts(root)) == reference
         checked += 1
     return checked
 
