@@ -20,7 +20,7 @@ from datetime import date, datetime, timezone
 
 from lxml import etree
 
-from forest.learning._inline import day_candidates, text_sizes, unnamed_classes
+from forest.learning._inline import day_candidates, short_texts, text_sizes, unnamed_classes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, PageTexts, person_name, printed_fields, written_dates
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
@@ -365,14 +365,16 @@ class _Body:
             # In C (forest/learning/_inline.pyx; its reference, the Python loop over every element's
             # children, is in tests/learning/test_native_inline.py).
             self._sizes = text_sizes(self.elements[0]) if self.elements else []
-        sizes, raw = self._sizes, self._raw
-        # Their texts, children's first: an element's is its own text, its child elements' and their
-        # tails (itertext's: a comment's or a processing instruction's tail, not its content).  A
-        # short element's children are short, so each text is joined from texts already read.
-        for element, size in zip(reversed(self.elements), reversed(sizes)):
-            if size <= limit and element not in raw:
-                raw[element] = "".join([element.text or "", *(raw.get(c, "") + (c.tail or "") for c in element)])
-        return [element for element, size in zip(self.elements, sizes) if 0 < size <= limit]
+        raw = self._raw
+        # Their texts: an element's is its own text, its child elements' and their tails (itertext's: a
+        # comment's or a processing instruction's tail, not its content), joined in C
+        # (forest/learning/_inline.pyx; its reference, the Python loop over every element, is in
+        # tests/learning/test_native_inline.py).  The few it cannot join are joined here, children's first:
+        # a short element's children are short, so each text is joined from texts already read.
+        short, unjoined = short_texts(self.elements, self._sizes, limit, raw)
+        for element in reversed(unjoined):
+            raw[element] = "".join([element.text or "", *(raw.get(c, "") + (c.tail or "") for c in element)])
+        return short
 
     def text(self, element: etree._Element) -> str:
         """:func:`_text` of ``element``, read once."""

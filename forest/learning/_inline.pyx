@@ -203,6 +203,41 @@ def text_sizes(top):
     return sizes
 
 
+def short_texts(list elements, list sizes, double limit, dict raw):
+    """The elements of ``elements`` (a subtree's in document order, ``sizes`` their :func:`text_sizes`) with
+    some text but at most ``limit`` characters of it, in document order; and, in document order, those of
+    at most ``limit`` characters whose text this cannot join (an entity reference under them, which an
+    HTML parse resolves and so never leaves).
+
+    Every other element of at most ``limit`` characters that ``raw`` lacks gains its text there: its
+    .text, its child elements' texts and every child's .tail joined (a comment's and a processing
+    instruction's tail, not their content), as forest.fields._Body.short joins them (its reference,
+    tests/learning/test_native_inline.py).
+    """
+    cdef Py_ssize_t i, n = len(elements)
+    cdef int64_t size
+    cdef _Buffer buffer = _Buffer()
+    cdef list short = [], unjoined = []
+    cdef cetree._Element element
+    if len(sizes) != n:
+        raise ValueError("short_texts() needs a size for each element")
+    for i in range(n):
+        size = <int64_t>sizes[i]
+        if size > limit:
+            continue
+        element = <cetree._Element?>elements[i]
+        if size > 0:
+            short.append(element)
+        if element in raw:
+            continue
+        buffer.size = 0
+        if _join(element._c_node, buffer):
+            raw[element] = PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        else:
+            unjoined.append(element)
+    return short, unjoined
+
+
 # What forest.learning.comments._COMMENTISH finds in an id or a class, lower-cased ASCII ("respon": its
 # "respond" and "response"); a value with a non-ASCII character is always kept, as IGNORECASE matches
 # some of them to ASCII letters ("\u017f" to "s").

@@ -2,8 +2,9 @@
 their reference, the Python loop they replace: each child element whose tag is not block-level, in document
 order, with its XPath ``string()``.  Over hand-made trees and a fixed sample of every shared dataset's pages
 (``-m bench``: all of them); tests/learning/test_learning_shortcuts.py checks generated pages against itertext.
-The same for the subtrees' text sizes (``text_sizes``, read by forest.fields._Body.short) against the loop
-over every element's children they replace, and for the elements whose id or class may name a comment thread
+The same for the subtrees' text sizes (``text_sizes``, read by forest.fields._Body.short) and the short
+elements' texts (``short_texts``, the same) against the loops over every element's children they replace,
+and for the elements whose id or class may name a comment thread
 (``comment_named_candidates``, read by forest.learning.comments.CommentNamed.of): a superset of those of the
 XPath it replaces that the pattern finds, and the same once the pattern has checked them.
 """
@@ -15,6 +16,7 @@ import pytest
 from lxml import etree
 
 from dataset_pages import dataset_pages, roots
+from forest.fields import _Body
 from forest.html import parse_html
 from forest.learning._inline import comment_named_candidates, inline_children, text_sizes
 from forest.learning.comments import _COMMENTISH
@@ -46,6 +48,27 @@ def reference_sizes(top: etree._Element) -> list[int]:
     return [size[element] for element in elements]
 
 
+def reference_short(top: etree._Element, limit: float, raw: dict[etree._Element, str]) -> list[etree._Element]:
+    """The loop forest.fields._Body.short ran: the texts of the elements of at most ``limit`` characters
+    ``raw`` lacks, children's first, each from its children's; and the short elements with some text."""
+    elements, sizes = list(top.iter(etree.Element)), reference_sizes(top)
+    for element, size in zip(reversed(elements), reversed(sizes)):
+        if size <= limit and element not in raw:
+            raw[element] = "".join([element.text or "", *(raw.get(c, "") + (c.tail or "") for c in element)])
+    return [element for element, size in zip(elements, sizes) if 0 < size <= limit]
+
+
+def check_short(top: etree._Element) -> None:
+    """_Body.short (its texts joined in C, forest.learning._inline.short_texts) as its reference, asked
+    for two limits in turn as learning asks for a headline's and a byline's (the texts read kept between)."""
+    for limits in ((0, 12), (40, 5), (1e9,)):
+        body, raw = _Body(top), {}
+        for limit in limits:
+            got, want = body.short(limit), reference_short(top, limit, raw)
+            assert len(got) == len(want) and all(a is b for a, b in zip(got, want))
+            assert body._raw == raw
+
+
 _NAMED = etree.XPath(".//*[@id or @class]")
 
 
@@ -58,6 +81,7 @@ def check(root: etree._Element) -> int:
     body = root.find("body")
     for top in (root, body) if body is not None else (root,):
         assert text_sizes(top) == reference_sizes(top)
+        check_short(top)
         candidates, named = comment_named_candidates(top), _NAMED(top)
         assert set(candidates) <= set(named)
         assert [e for e in candidates if _comment_named(e)] == [e for e in named if _comment_named(e)]
@@ -108,6 +132,7 @@ def test_an_entity_reference_is_joined_as_libxml2_joins_it() -> None:
     assert inline_children(root, frozenset()) == [("a entity text b", root[0])]
     # An entity reference's text is no element's own: its tail is its parent's, as lxml iterates it.
     assert text_sizes(root) == reference_sizes(root) == [2, 2]
+    check_short(root)  # the element holding it is joined by the reference's loop
 
 
 def _dataset_roots(every: bool) -> list[etree._Element]:
