@@ -15,16 +15,14 @@ It reads no lxml struct: unlike the page pass, it does not depend on the lxml it
 cimport cython
 from cpython.unicode cimport (
     PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ,
-    Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER,
+    Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER, Py_UNICODE_TOLOWER,
+    PyUnicode_1BYTE_KIND,
 )
 from libc.math cimport ceil
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 import numpy as np
-
-cdef extern from "Python.h":
-    bint PyUnicode_IS_ASCII(object text)
 
 # The columns of text_stats, in order.
 COLUMNS = ("chars", "words", "sentences", "punctuation", "stopwords", "tokens", "digits", "capitals", "ends")
@@ -58,6 +56,15 @@ _init_ascii()
 
 cdef inline bint _is_mark(Py_UCS4 c) noexcept:
     return c == u"." or c == u"!" or c == u"?"
+
+
+cdef inline Py_UCS4 _fold(Py_UCS4 c) noexcept:
+    # A character of str.lower()'s result, where that is one character and depends on this one alone:
+    # Unicode's simple lower case mapping.  Only U+0130 lowers to two characters and only U+03A3
+    # depends on its neighbours (a final sigma): text_stats reads a text holding either by lower().
+    if c < 128:
+        return <Py_UCS4>(<uint32_t>c + 32) if u"A" <= c <= u"Z" else c
+    return Py_UNICODE_TOLOWER(c)
 
 
 cdef inline uint64_t _mix(uint64_t h, Py_UCS4 c) noexcept:
@@ -116,7 +123,7 @@ cdef class Stopwords:
         return self._has(PyUnicode_KIND(word), PyUnicode_DATA(word), 0, PyUnicode_GET_LENGTH(word), False)
 
     cdef bint _has(self, int kind, const void* data, Py_ssize_t begin, Py_ssize_t end, bint fold) noexcept:
-        # Whether characters [begin, end) of a str's data are a word; ``fold``: read A-Z as a-z.
+        # Whether characters [begin, end) of a str's data are a word; ``fold``: read them lower-cased (_fold).
         cdef uint64_t h = 14695981039346656037ULL
         cdef Py_ssize_t i, slot, n = end - begin
         cdef Py_UCS4 c
@@ -124,16 +131,16 @@ cdef class Stopwords:
             return False
         for i in range(begin, end):
             c = PyUnicode_READ(kind, data, i)
-            if fold and u"A" <= c <= u"Z":
-                c = <Py_UCS4>(<uint32_t>c + 32)
+            if fold:
+                c = _fold(c)
             h = _mix(h, c)
         slot = h & self.mask
         while self.start[slot] >= 0:
             if self.length[slot] == n:
                 for i in range(n):
                     c = PyUnicode_READ(kind, data, begin + i)
-                    if fold and u"A" <= c <= u"Z":
-                        c = <Py_UCS4>(<uint32_t>c + 32)
+                    if fold:
+                        c = _fold(c)
                     if self.chars[self.start[slot] + i] != c:
                         break
                 else:
@@ -143,12 +150,18 @@ cdef class Stopwords:
 
 
 cdef void _tokens(str text, Stopwords stopwords, bint fold, double* tokens, double* stops) noexcept:
-    # The \w+ runs of ``text`` (read as lower case A-Z when ``fold``), and those that are stopwords.
+    # The \w+ runs of ``text`` (read lower-cased, by _fold, when ``fold``), and those that are stopwords.
     cdef Py_ssize_t j, length = PyUnicode_GET_LENGTH(text), begin = -1
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c
     for j in range(length + 1):
-        if j < length and _classes(PyUnicode_READ(kind, data, j)) & WORD:
+        if j < length:
+            c = PyUnicode_READ(kind, data, j)
+            if fold and c >= 128:
+                # (A-Z keep their class lower-cased: only the stopword lookup folds them.)
+                c = Py_UNICODE_TOLOWER(c)
+        if j < length and _classes(c) & WORD:
             if begin < 0:
                 begin = j
         elif begin >= 0:
@@ -170,7 +183,7 @@ def text_stats(list texts, Stopwords stopwords, str endings):
     cdef void* data
     cdef Py_UCS4 c
     cdef uint8_t classes
-    cdef bint in_word
+    cdef bint in_word, contextual
     cdef double words, sentences, punctuation, stops, tokens, digits, capitals
     cdef str text
     out = np.zeros((n, 9))
@@ -210,11 +223,20 @@ def text_stats(list texts, Stopwords stopwords, str endings):
                 if PyUnicode_READ(PyUnicode_KIND(endings), PyUnicode_DATA(endings), j) == c:
                     stats[i, 8] = 1
                     break
-        # Tokens are read from the lower-cased text: lower() may change a character's class and
-        # the text's length (U+0130 becomes "i" and a combining dot).  An ASCII text's lower case
-        # only maps A-Z to a-z, which keeps every class: it is read folded, in place.
+        # Tokens are read from the lower-cased text: lower() may change a character's class (each
+        # is read lower-cased, by _fold), the text's length (U+0130 becomes "i" and a combining dot)
+        # and a character by its neighbours (a final sigma).  A text without those two is read
+        # folded, in place: lower() made a str of every text beyond ASCII, a third of this count's time.
         tokens = stops = 0
-        if PyUnicode_IS_ASCII(text):
+        # Both are beyond Latin-1: only a text of wider characters is searched for them.
+        contextual = False
+        if kind != PyUnicode_1BYTE_KIND:
+            for j in range(length):
+                c = PyUnicode_READ(kind, data, j)
+                if c == 0x130 or c == 0x3A3:
+                    contextual = True
+                    break
+        if not contextual:
             _tokens(text, stopwords, True, &tokens, &stops)
         else:
             _tokens(text.lower(), stopwords, False, &tokens, &stops)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier import text
-from forest.classifier._text import COLUMNS
+from forest.classifier._text import COLUMNS, Stopwords, text_stats
 from forest.classifier.blocks import PageTree
 from keywords.stopwords import ALL_STOPWORDS
 
@@ -159,6 +159,28 @@ def test_the_counts_by_hand() -> None:
     assert stats[0].tolist() == [31, 7, 2, 4, 3, 7, 0, 2, 0]
     # "İ".lower() is "i" and a combining dot: one token, "i", a stopword; upper case, no ending.
     assert stats[1].tolist() == [3, 2, 0, 0, 1, 2, 0, 1, 0]
+
+
+def test_every_characters_lower_case_is_read_as_lower_reads_it() -> None:
+    # A text beyond ASCII is read lower-cased in place, a character at a time, unless it holds U+0130
+    # or U+03A3: every other character's class and stopword reading must be lower()'s.
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    values = ["".join(chars[k : k + 512]) for k in range(0, len(chars), 512)]  # each among its neighbours
+    values += [" ".join(chars[k : k + 512]) for k in range(0, len(chars), 512)]  # each alone
+    # Every stopword upper-cased and capitalized, and after a character beyond ASCII.
+    values += [f"{w.upper()} {w.capitalize()} é{w.upper()}" for w in sorted(ALL_STOPWORDS)]
+    assert_bits(text._text_stats(values), reference_text_stats(values))
+
+
+def test_a_final_sigma_and_a_dotted_capital_i_are_read_from_lower() -> None:
+    # lower() turns a word's last capital sigma into a final sigma and U+0130 into two characters:
+    # read a character at a time, they would match the wrong stopwords.
+    endings = ".!?"
+    assert "ΣΑΣ".lower() == "σας"
+    assert text_stats(["ΣΑΣ ok"], Stopwords({"σας"}), endings)[0, 4] == 1
+    assert text_stats(["ΣΑΣ ok"], Stopwords({"σασ"}), endings)[0, 4] == 0
+    assert text_stats(["İs ok"], Stopwords({"is"}), endings)[0, 4] == 0
+    assert text_stats(["Ünd ok"], Stopwords({"ünd"}), endings)[0, 4] == 1
 
 
 @settings(max_examples=100, deadline=None)
