@@ -4,7 +4,8 @@ per-element feature counts (_features.pyx), learning's page index (forest/learni
 its blocks' inline children (_inline.pyx), the markup guard's scan of a page's text
 (forest/_markup.pyx), the body's text nodes the printed date and byline search reads
 (forest/_texts.pyx), a region's text blocks without a wrapper's exclusions (patterns/_blocks.pyx),
-and the reset of the document order an XSLT pass leaves behind (patterns/_order.pyx).
+the reset of the document order an XSLT pass leaves behind (patterns/_order.pyx), and which pattern
+keys are one attributed step (patterns/_keys.pyx).
 
 Everything else about the package is in pyproject.toml.  The page pass reads lxml's and libxml2's
 structs through the headers lxml's wheels bundle (``lxml.get_include()``): no libxml2-dev is
@@ -61,6 +62,8 @@ def extensions() -> list[Extension]:
         Extension("patterns._blocks", ["patterns/_blocks.pyx"], include_dirs=lxml.get_include()),
         # After an XSLT pass, the elements' document order: lxml's C API too.
         Extension("patterns._order", ["patterns/_order.pyx"], include_dirs=lxml.get_include()),
+        # Which pattern keys are one attributed step: plain C over a str.
+        Extension("patterns._keys", ["patterns/_keys.pyx"]),
     ]
     # The generated C lands in build/, never beside the source (it is not committed, nor shipped).
     return cythonize(native, build_dir="build/cython", compiler_directives={"language_level": "3"}, quiet=True)

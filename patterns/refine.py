@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from bisect import bisect_left
@@ -11,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from patterns import _keys
+from patterns._keys import single_step_keys
 from patterns.dom import PageIndex
 from patterns.ranking import ScoredPage
 from patterns.scoring import informativeness, jeffreys_densities
@@ -152,12 +153,11 @@ def _informativeness(x: np.ndarray, y: np.ndarray, total_x: int, total_y: int) -
     return np.asarray(density * surprise)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # asked of every key of every sample page, several times per learning
-def is_single_step(key: str) -> bool:
-    """Whether ``key`` is one attributed step (``//div[@class='x']``): only then does
-    ``.//div[@class='x']`` select the same elements inside a region as the key does on
-    the page, which lets extraction search the region instead of the whole page."""
-    return key.startswith("//") and key.endswith("]") and "/" not in key[2:].split("[", 1)[0] and "]/" not in key
+# Whether a key is one attributed step (``//div[@class='x']``): only then does ``.//div[@class='x']``
+# select the same elements inside a region as the key does on the page, which lets extraction search the
+# region instead of the whole page.  Tested in C (patterns/_keys.pyx: asked of every key of every sample
+# page, several times per learning); its reference, the Python expression, is in tests/learning/test_single_steps.py.
+is_single_step = _keys.is_single_step
 
 
 def single_steps(index: PageIndex) -> list[tuple[str, list[int]]]:
@@ -167,7 +167,7 @@ def single_steps(index: PageIndex) -> list[tuple[str, list[int]]]:
     was added since (forest.learning.containers names parents)."""
     single = index.single
     if single is None or single[0] != len(index.keys):
-        single = index.single = (len(index.keys), [(key, nodes) for key, nodes in index.keys.items() if is_single_step(key)])
+        single = index.single = (len(index.keys), single_step_keys(index.keys))
     return single[1]
 
 

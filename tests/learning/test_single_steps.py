@@ -1,14 +1,27 @@
 """A page index's one-step keys, listed once (patterns.refine.single_steps), against the filter of every key
-they stand for: the same keys, elements and order, listed again when a key is added to the index."""
+they stand for: the same keys, elements and order, listed again when a key is added to the index.  The test
+itself (patterns.refine.is_single_step, in C: patterns/_keys.pyx) against its reference, the Python
+expression it replaced, on generated keys and every key of a fixed sample of the shared datasets' pages."""
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.html import parse_html
 from forest.learning.containers import _name_parents
 from forest.learning.index import page_index
 from keywords.model import Keywords
 from patterns.ranking import score_page
+from patterns._keys import single_step_keys
 from patterns.refine import is_single_step, single_steps
+
+
+def reference(key: str) -> bool:
+    """patterns.refine.is_single_step as it was written in Python."""
+    return key.startswith("//") and key.endswith("]") and "/" not in key[2:].split("[", 1)[0] and "]/" not in key
 
 PAGE = ("<html><body><div id='story' class='a b'><p class='x'>one</p><p>two</p><figure class='f'><img class='i'>"
         "</figure></div><aside role='complementary'><p class='x'>three</p></aside></body></html>")
@@ -32,3 +45,33 @@ def test_a_key_added_to_the_index_lists_them_again() -> None:
     page = score_page(index, Keywords(("one",), (1.0,), "tfidf"))
     assert _name_parents("//p[@class='x']", [page]) is not None
     assert single_steps(index) == [(key, nodes) for key, nodes in index.keys.items() if is_single_step(key)]
+
+
+# Keys made of what decides the test ("/", "[", "]"), around a tag, an attribute and non-ASCII text.
+keys = st.lists(st.sampled_from(["/", "//", "[", "]", "]/", "div", "@class='x'", "'", " ", "é", "東", "\U0001f600", ""]),
+                max_size=8).map("".join) | st.text(max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(keys)
+def test_the_native_test_answers_as_the_reference(key: str) -> None:
+    assert is_single_step(key) == reference(key)
+    assert single_step_keys({key: [0], "//p": [1]}) == [(k, n) for k, n in {key: [0], "//p": [1]}.items() if reference(k)]
+
+
+@pytest.mark.parametrize("key", ["//div[@class='x']", "//div", "//]", "//", "/", "", "//a/b[@id='c']", "//div[@class='a]/b']",
+                                 "//div[@id='a']/p", "//p[x]/", "//é[@class='東']", "//div[@class='x' and @id='y']"])
+def test_hand_made_keys_answer_as_the_reference(key: str) -> None:
+    assert is_single_step(key) == reference(key)
+
+
+@pytest.mark.datasets
+def test_every_key_of_a_sample_of_the_datasets_answers_as_the_reference() -> None:
+    skip_without_datasets()
+    checked = 0
+    for html in dataset_pages(every=False).values():
+        for body in bodies(html):
+            index = page_index(body)
+            assert single_step_keys(index.keys) == [(k, n) for k, n in index.keys.items() if reference(k)]
+            checked += 1
+    assert checked > 0
