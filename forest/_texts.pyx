@@ -370,7 +370,8 @@ def occurrences(str text not None, tuple words not None):
     """Where each occurrence of one of ``words`` (at most 32 str, each opening with an ASCII character)
     starts in ``text``, in order, once a place: every ``text.find(word, at)`` of each word.  One pass over
     the text with a table of the words' first characters, where a str.find of each word read it once a
-    word (a page's text is most often a UCS-2 str: a nbsp or a curly quote)."""
+    word (a page's text is most often a UCS-2 str: a nbsp or a curly quote).  A str.find of one word in a
+    page's whole source is faster: it reads many characters at once."""
     return _search(text, words, False)
 
 

@@ -24,7 +24,7 @@ from forest.learning._inline import day_candidates, short_texts, text_sizes, unn
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
 from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, PageTexts, person_name, printed_fields, written_dates
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
-                             url_date)
+                             statement_elements, url_date)
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
@@ -167,10 +167,12 @@ def extract_fields(
         title = page_title(root)
         found["title"] = (stripped if (stripped := strip_site_name(title, site)) != title else None)
     if body and statements and not (found["author"] and found["date"]):
-        stated = microdata_fields(root)
+        # The elements both searches read, found in one walk.
+        elements = statement_elements(root)
+        stated = microdata_fields(root, elements)
         for name in ("author", "date"):
             found[name] = found[name] or stated.get(name)
-        found["date"] = found["date"] or attributed_date(root, html)
+        found["date"] = found["date"] or attributed_date(root, html, elements)
     # A date the page's <title> states as one of its parts ("Headline | January 15, 2008 | Site"): the
     # page's own statement, in its head.
     found["date"] = found["date"] or _title_date(root)

@@ -154,3 +154,19 @@ def test_json_ld_of_a_str_page_is_read_as_of_its_bytes() -> None:
     # A no-break space is not ASCII whitespace: it is left in the script's text, which is then no JSON, read as bytes or not.
     page = _page(head=f"<script type='application/ld+json'>\xa0{article}</script>")
     assert metadata._json_ld_nodes(page) == metadata._json_ld_nodes(page.encode("utf-8")) == []
+
+
+# Pieces of a page's source around its JSON-LD scripts: tags in any case, stray "<" and ">", "ld+json" outside a script.
+_SOURCE_PIECES = st.lists(st.sampled_from([
+    "<script", "<SCRIPT", "<Script", " type=", ' type="', "application/ld+json", "application/LD+JSON", "Application/Ld+Json",
+    '"', "ld+json", ">", "<", "</script>", "</SCRIPT >", "</script", '{"headline": "A"}', "x", " ", "\u00e9", "\U0001f600",
+    "<p>", "data-x=ld+json ",
+]), max_size=24).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SOURCE_PIECES)
+def test_the_json_ld_scripts_are_the_pattern_s_matches_over_the_whole_page(html: str) -> None:
+    # The matches tried only where "ld+json" is, in any case, are those of the pattern's scan of the whole page.
+    reference = [m.span() for m in metadata._JSON_LD_TEXT.finditer(html)]
+    assert [m.span() for m in metadata._json_ld_matches(html)] == reference

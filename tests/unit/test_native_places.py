@@ -50,11 +50,20 @@ def reference_places(root: etree._Element) -> dict[str, etree._Element]:
     return first
 
 
-def check(root: etree._Element) -> None:
+def check(root: etree._Element, html: str | None = None) -> None:
     assert marked_elements(root, ATTRIBUTES, TAGS) == reference_marked(root)
     places, reference = metadata._places(root), reference_places(root)
     assert places.keys() == reference.keys()
     assert all(places[k] is reference[k] for k in places)
+    # The places and the attributed date read from the elements both searches share (extract_fields'),
+    # as each read them alone: the date's elements by the XPath, after the page's source is tested.
+    statements = metadata.statement_elements(root)
+    assert statements == reference_marked(root, metadata._STATEMENT_ATTRIBUTES, TAGS)
+    shared = metadata._places(root, statements)
+    assert shared.keys() == reference.keys() and all(shared[k] is reference[k] for k in shared)
+    assert metadata.microdata_fields(root, statements) == metadata.microdata_fields(root)
+    for source in (html, html.encode("utf-8") if html is not None else None):
+        assert metadata.attributed_date(root, source, statements) == metadata.attributed_date(root, source)
 
 
 PAGE = """<html><head><meta itemprop="datePublished" content="2020-01-02"><title>T</title></head><body>
@@ -103,7 +112,8 @@ def test_a_non_element_is_refused() -> None:
 
 names = st.sampled_from(["div", "time", "abbr", "a", "span", "p", "meta"])
 attributes = st.sampled_from(['', ' rel="author"', ' rel="x"', ' itemprop="author"', ' itemprop=""', ' datetime="2020-01-02"',
-                              ' class="published" title="2020-01-02"', ' pubdate', ' relx="1"', ' item="2"'])
+                              ' class="published" title="2020-01-02"', ' pubdate', ' relx="1"', ' item="2"',
+                              ' data-published="2020-01-02"', ' data-pubdate="x"', ' data-publish-date=""', ' DATA-PUBLISHED="2019-05-06"'])
 elements = st.recursive(
     st.sampled_from(["", "text", "<!-- c -->"]),
     lambda inner: st.tuples(names, attributes, st.lists(inner, max_size=4)).map(lambda t: f"<{t[0]}{t[1]}>{''.join(t[2])}</{t[0]}>"),
@@ -115,10 +125,11 @@ elements = st.recursive(
 @given(st.lists(elements, min_size=1, max_size=5), st.lists(elements, max_size=2))
 def test_generated_pages_mark_as_the_reference(body: list[str], head: list[str]) -> None:
     try:
-        root = parse_html(f"<html><head>{''.join(head)}</head><body>{''.join(body)}</body></html>")
+        html = f"<html><head>{''.join(head)}</head><body>{''.join(body)}</body></html>"
+        root = parse_html(html)
     except ParseError:
         return
-    check(root)
+    check(root, html)
 
 
 def check_pages(pages: list[str]) -> int:
@@ -128,7 +139,7 @@ def check_pages(pages: list[str]) -> int:
             root = parse_html(html)
         except ParseError:
             continue
-        check(root)
+        check(root, html)
         checked += 1
     return checked
 
