@@ -162,9 +162,11 @@ def extract_fields(
         linked["date"] = _iso(linked.get("date", ""))
         for name in FIELDS:
             found[name] = found[name] or linked.get(name) or None
+    # The page's <title>, read once where a search first needs it (a walk of the head each time).
+    shown: str | None = None
     if not found["title"] and site:
         # No headline stated but the <title>: without the site's name, when it carries it ("Headline | Site").
-        title = page_title(root)
+        title = shown = page_title(root)
         found["title"] = (stripped if (stripped := strip_site_name(title, site)) != title else None)
     if body and statements and not (found["author"] and found["date"]):
         # The elements both searches read, found in one walk.
@@ -175,7 +177,9 @@ def extract_fields(
         found["date"] = found["date"] or attributed_date(root, html, elements)
     # A date the page's <title> states as one of its parts ("Headline | January 15, 2008 | Site"): the
     # page's own statement, in its head.
-    found["date"] = found["date"] or _title_date(root)
+    if not found["date"]:
+        shown = page_title(root) if shown is None else shown
+        found["date"] = _title_date(shown)
     # What the page prints by its headline: searched for a field still missing where there is no
     # wrapper, where learning found its sample pages print it in no one place (``searched``; their
     # statements, microdata, have places learning finds), or where the wrapper's learned place for it
@@ -186,7 +190,7 @@ def extract_fields(
                    if not found[name] and (statements or name in searched or fields.get(name))] if body else []
     if printed_for:
         # A date beside the byline only without a wrapper: with one, a site whose dates are printed there learns their place.
-        printed = printed_fields(root, headlines(root, found["title"]), date="date" in printed_for, author="author" in printed_for,
+        printed = printed_fields(root, headlines(root, found["title"], shown=shown), date="date" in printed_for, author="author" in printed_for,
                                  beside_byline=statements, page=page)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
@@ -231,9 +235,8 @@ def saved_from(html: str | bytes) -> str | None:
     return None
 
 
-def _title_date(root: etree._Element) -> str | None:
-    """The day a part of the page's ``<title>`` is (between separators, a weekday aside), or None."""
-    title = page_title(root)
+def _title_date(title: str) -> str | None:
+    """The day a part of the page's ``<title>`` (:func:`forest.html.page_title`) is (between separators, a weekday aside), or None."""
     if not title or not _DIGIT.search(title):
         return None
     for part in _TITLE_CUTS.split(title):
@@ -304,10 +307,12 @@ def _written_by(tags: Mapping[str, str]) -> str:
     return ""
 
 
-def headlines(root: etree._Element, *titles: str | None) -> list[str]:
+def headlines(root: etree._Element, *titles: str | None, shown: str | None = None) -> list[str]:
     """What the page's headline may read: ``titles`` (an ``og:title``, a JSON-LD headline), its
-    ``<title>``, and their parts between separators ("Headline - Section - Site")."""
-    return [part for title in (*titles, page_title(root)) if title for part in title_parts(title)]
+    ``<title>`` (``shown``, where the caller read it: :func:`forest.html.page_title`), and their parts
+    between separators ("Headline - Section - Site")."""
+    shown = page_title(root) if shown is None else shown
+    return [part for title in (*titles, shown) if title for part in title_parts(title)]
 
 
 def read_field(root: etree._Element, fields: Mapping[str, str], name: str) -> str | None:

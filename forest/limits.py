@@ -269,7 +269,10 @@ def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, strict: bo
         raise ValueError(f"JSON nested deeper than Python can read (limit {max_depth})") from exc
     except TypeError as exc:
         raise ValueError(str(exc)) from exc
-    depth = json_depth(value)
+    # Each level opens with a bracket: a document with no more of them than the limit (most, a page's
+    # JSON-LD) is spared the walk of its values.
+    brackets = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    depth = json_depth(value) if brackets > max_depth else 0
     if depth > max_depth:
         raise ValueError(f"JSON nested {depth} deep, over the limit of {max_depth}")
     return value

@@ -51,6 +51,7 @@ _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 # takes as long as microdata_fields' whole walk).
 DATE_ATTRIBUTES = ("data-published", "data-published-at", "data-publish-date", "data-published-date",
                    "data-date-published", "data-pubdate")
+_DATE_ATTRIBUTE_NAMES = frozenset(DATE_ATTRIBUTES)  # as keys() names them: a namespaced one is "{uri}name"
 _DATE_ATTRIBUTE_WORDS = (b"data-publish", b"data-date-publish", b"data-pubdate")
 # Whether a page's source holds one of _DATE_ATTRIBUTE_WORDS, in one scan: sre finds the shared
 # "data-" as a literal prefix, where three substring searches each read the whole page.
@@ -221,8 +222,9 @@ def _json_ld_nodes(html: str | bytes) -> list[Mapping[str, object]]:
     if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
         return []
     if isinstance(html, str):
-        scripts = [m.group(1).strip(_ASCII_SPACE).encode("utf-8", errors="replace").decode("utf-8", errors="replace")
-                   for m in _json_ld_matches(html)]
+        # Encoded and decoded as the bytes' matches are (a lone surrogate read as "?"), unless ASCII (most are).
+        scripts = [script if (script := m.group(1).strip(_ASCII_SPACE)).isascii()
+                   else script.encode("utf-8", errors="replace").decode("utf-8", errors="replace") for m in _json_ld_matches(html)]
     else:
         scripts = [m.group(1).strip().decode("utf-8", errors="replace") for m in _JSON_LD.finditer(html)]
     nodes: list[Mapping[str, object]] = []
@@ -305,7 +307,7 @@ def attributed_date(root: etree._Element, html: str | bytes | None = None,
     dated: Sequence[etree._Element] | None = None
     if statements is not None:
         # _DATE_ATTRIBUTED's elements: with one of the attributes, under a <body>.
-        dated = [e for e in statements if any(e.get(name) is not None for name in DATE_ATTRIBUTES)
+        dated = [e for e in statements if not _DATE_ATTRIBUTE_NAMES.isdisjoint(e.keys())
                  and any(a.tag == "body" for a in e.iterancestors())]
         if not dated:
             return None
