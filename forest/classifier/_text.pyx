@@ -44,11 +44,20 @@ cdef inline uint8_t _classes(Py_UCS4 c) noexcept:
             | (DECIMAL if Py_UNICODE_ISDECIMAL(c) else 0) | (UPPER if Py_UNICODE_ISUPPER(c) else 0))
 
 
+# A Latin-1 character's classes and lower case (str.lower() keeps Latin-1 text in Latin-1, one
+# character for one, and every character's \w class): text_stats reads such a text from its bytes.
+cdef uint8_t LATIN1[256]
+cdef uint8_t LOWER1[256]
+
+
 def _init_ascii() -> None:
     cdef Py_UCS4 c
     for c in range(128):
         ASCII[c] = ((WORD if Py_UNICODE_ISALNUM(c) or c == u"_" else 0) | (SPACE if Py_UNICODE_ISSPACE(c) else 0)
                     | (DECIMAL if Py_UNICODE_ISDECIMAL(c) else 0) | (UPPER if Py_UNICODE_ISUPPER(c) else 0))
+    for c in range(256):
+        LATIN1[c] = _classes(c)
+        LOWER1[c] = <uint8_t>ord(chr(c).lower())
 
 
 _init_ascii()
@@ -148,6 +157,19 @@ cdef class Stopwords:
             slot = (slot + 1) & self.mask
         return False
 
+    cdef bint _has_latin1(self, const uint8_t* data, Py_ssize_t begin, Py_ssize_t end, uint64_t h) noexcept nogil:
+        # _has of Latin-1 characters [begin, end) read lower-cased, whose hash ``h`` the caller mixed as it read them.
+        cdef Py_ssize_t i, slot = h & self.mask, n = end - begin
+        while self.start[slot] >= 0:
+            if self.length[slot] == n:
+                for i in range(n):
+                    if self.chars[self.start[slot] + i] != LOWER1[data[begin + i]]:
+                        break
+                else:
+                    return True
+            slot = (slot + 1) & self.mask
+        return False
+
 
 cdef void _tokens(str text, Stopwords stopwords, bint fold, double* tokens, double* stops) noexcept:
     # The \w+ runs of ``text`` (read lower-cased, by _fold, when ``fold``), and those that are stopwords.
@@ -168,6 +190,57 @@ cdef void _tokens(str text, Stopwords stopwords, bint fold, double* tokens, doub
             tokens[0] += 1
             stops[0] += stopwords._has(kind, data, begin, j, fold)
             begin = -1
+
+
+cdef void _latin1_row(const uint8_t* data, Py_ssize_t length, Stopwords stopwords, str endings, double* row) noexcept:
+    # text_stats' counts of a Latin-1 text (one byte a character), in one pass: its words and its
+    # \w+ tokens (lower case keeps each character's class), each token's stopword hash mixed as it is read.
+    cdef Py_ssize_t j, last = -1, begin = -1
+    cdef uint8_t c, classes
+    cdef bint in_word = False
+    cdef double words = 0, sentences = 0, punctuation = 0, digits = 0, capitals = 0, tokens = 0, stops = 0
+    cdef uint64_t h = 0
+    for j in range(length):
+        c = data[j]
+        classes = LATIN1[c]
+        if not classes & SPACE:
+            last = j
+            if not in_word:
+                words += 1
+                capitals += (classes & UPPER) != 0
+            if not classes & WORD:
+                punctuation += 1
+                if _is_mark(c) and (j + 1 == length or LATIN1[data[j + 1]] & SPACE):
+                    sentences += 1
+            digits += (classes & DECIMAL) != 0
+        in_word = not classes & SPACE
+        if classes & WORD:
+            if begin < 0:
+                begin = j
+                h = 14695981039346656037ULL
+            h = _mix(h, LOWER1[c])
+        elif begin >= 0:
+            tokens += 1
+            if j - begin <= stopwords.longest:
+                stops += stopwords._has_latin1(data, begin, j, h)
+            begin = -1
+    if begin >= 0:
+        tokens += 1
+        if length - begin <= stopwords.longest:
+            stops += stopwords._has_latin1(data, begin, length, h)
+    row[0] = length
+    row[1] = words
+    row[2] = sentences
+    row[3] = punctuation
+    row[4] = stops
+    row[5] = tokens
+    row[6] = digits
+    row[7] = capitals
+    if last >= 0:
+        for j in range(PyUnicode_GET_LENGTH(endings)):
+            if PyUnicode_READ(PyUnicode_KIND(endings), PyUnicode_DATA(endings), j) == data[last]:
+                row[8] = 1
+                break
 
 
 def text_stats(list texts, Stopwords stopwords, str endings):
@@ -193,6 +266,10 @@ def text_stats(list texts, Stopwords stopwords, str endings):
         length = PyUnicode_GET_LENGTH(text)
         kind = PyUnicode_KIND(text)
         data = PyUnicode_DATA(text)
+        if kind == PyUnicode_1BYTE_KIND:
+            # Most texts: ASCII or Latin-1, one pass over their bytes.
+            _latin1_row(<const uint8_t*>data, length, stopwords, endings, &stats[i, 0])
+            continue
         words = sentences = punctuation = digits = capitals = 0
         in_word = False
         last = -1  # the last character that is not whitespace

@@ -167,6 +167,9 @@ def test_every_characters_lower_case_is_read_as_lower_reads_it() -> None:
     chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
     values = ["".join(chars[k : k + 512]) for k in range(0, len(chars), 512)]  # each among its neighbours
     values += [" ".join(chars[k : k + 512]) for k in range(0, len(chars), 512)]  # each alone
+    # Latin-1 texts (read from their bytes): every such character between letters, alone, and all of them.
+    latin1 = chars[:256]
+    values += [f"a{c}b" for c in latin1] + [f" {c} " for c in latin1] + ["".join(latin1), " ".join(latin1)]
     # Every stopword upper-cased and capitalized, and after a character beyond ASCII.
     values += [f"{w.upper()} {w.capitalize()} é{w.upper()}" for w in sorted(ALL_STOPWORDS)]
     assert_bits(text._text_stats(values), reference_text_stats(values))
