@@ -45,10 +45,19 @@ class PageIndex:
     # The keys that are one attributed step, with their elements, listed once (patterns.refine.single_steps),
     # and the number of keys they were listed from.
     single: tuple[int, list[tuple[str, list[int]]]] | None = field(default=None, repr=False, compare=False)
+    # Each element's position in ``elements``, made when first asked for (:meth:`positions`).
+    _positions: dict[etree._Element, int] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.n_terms:
             self.n_terms = [len(t) for t in self.terms]
+
+    def positions(self) -> dict[etree._Element, int]:
+        """Each element's position in ``elements``, made once: learning's label sums and its check of
+        the classifier's labels each looked up a page's labelled elements in a dict of thousands."""
+        if self._positions is None:
+            self._positions = {element: i for i, element in enumerate(self.elements)}
+        return self._positions
 
     def subtree_sums(self, own: list[int]) -> list[int]:
         """Per-element totals of ``own`` over each element's whole subtree."""

@@ -336,7 +336,7 @@ def classifier_agrees(
     kept_terms = kept_x = dropped_terms = dropped_x = 0
     for page, region, page_labels in zip(pages, regions, labels):
         inside = _inside_mask(page, region)
-        position = {element: i for i, element in enumerate(page.index.elements)}
+        position = page.index.positions()
         for xpath in ignore:
             for element in page.index.elements[0].xpath(f".{xpath}"):
                 i = position.get(element)
@@ -594,7 +594,7 @@ def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[i
 
     A landmark's text counts as boilerplate: cold extraction drops it whatever the model says.
     """
-    position = {element: i for i, element in enumerate(page.index.elements)}
+    position = page.index.positions()
     n = len(page.index.elements)
     boiler, content, landmark = [0] * n, [0] * n, [0] * n
     holders = labels.holders or labels.elements

@@ -50,3 +50,13 @@ def test_score_page_counts_as_term_by_term(case: tuple[PageIndex, Keywords, froz
     assert page.own_x == own_x
     assert page.w == w  # the same floats, bit for bit
     assert page.x == index.subtree_sums(own_x)
+
+
+def test_an_index_positions_its_elements_once() -> None:
+    from forest.html import parse_html
+    from forest.learning.index import page_index
+
+    index = page_index(parse_html("<html><body><div><p>a</p><p>b<i>c</i></p></div><p>d</p></body></html>").find("body"))
+    positions = index.positions()
+    assert positions == {element: i for i, element in enumerate(index.elements)} and len(positions) == 6
+    assert index.positions() is positions  # made once, for every step that asks
