@@ -216,10 +216,11 @@ cdef inline uint32_t _lower(uint32_t c) noexcept:
     return c + 32 if 65 <= c <= 90 else c
 
 
-cdef bint _may_open(str text, tuple starts):
+cdef bint _may_open(str text, tuple starts, const unsigned char* firsts):
     # Whether ``text.lstrip()[:8].casefold()`` may start with one of ``starts`` (ASCII words of at most
     # eight letters): False only where the letters it is compared with are ASCII (whose casefold is
-    # their lower case) and differ.
+    # their lower case) and differ.  ``firsts`` marks the starts' first letters (all 128 where a start
+    # is empty): a text whose first letter is none of them is not compared with each start.
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i = 0, j
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
@@ -227,6 +228,10 @@ cdef bint _may_open(str text, tuple starts):
     cdef str start
     while i < length and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
         i += 1
+    if i < length:
+        c = PyUnicode_READ(kind, data, i)
+        if c < 128 and not firsts[_lower(c)]:
+            return False
     for start in starts:
         for j in range(PyUnicode_GET_LENGTH(start)):
             if i + j == length:
@@ -386,7 +391,9 @@ cdef class BodyTexts:
     cdef readonly array.array starts
     # The body's elements with a name (read when first asked for), and their names, apart and joined.
     cdef xmlNode** named_nodes
+    cdef Py_ssize_t* name_starts  # where each name starts in the names' UTF-8 bytes
     cdef Py_ssize_t n_named
+    cdef bint names_read, names_ascii
     cdef list names
     cdef readonly str names_joined
 
@@ -415,6 +422,7 @@ cdef class BodyTexts:
     def __dealloc__(self):
         free(self.nodes)
         free(self.named_nodes)
+        free(self.name_starts)
 
     cdef int _append(self, xmlNode* c_node) except -1:
         cdef xmlNode** grown
@@ -522,14 +530,34 @@ cdef class BodyTexts:
         rel and data-testid, joined by spaces, case-folded), in document order: the XPath
         ``//body//*[@class or @id or @itemprop or @rel or @data-testid]``'s elements' names.
         ``names_joined`` is them joined by NUL characters, which no attribute holds."""
+        self._read_names()
+        if self.names is None:
+            self.names = self.names_joined.split("\0") if self.n_named else []
+        return self.names
+
+    def name(self, Py_ssize_t k):
+        """Name ``k`` of :meth:`named`, cut from ``names_joined`` where they are ASCII (most pages'): a search
+        reads the names of the few elements it finds, and a string for each of a page's names cost as
+        much as finding them."""
+        cdef Py_ssize_t end
+        self._read_names()
+        if not 0 <= k < self.n_named:
+            raise IndexError(k)
+        if not self.names_ascii:
+            return self.named()[k]
+        end = self.name_starts[k + 1] - 1 if k + 1 < self.n_named else PyUnicode_GET_LENGTH(self.names_joined)
+        return self.names_joined[self.name_starts[k]:end]
+
+    cdef int _read_names(self) except -1:
         cdef xmlNode* c_node
         cdef xmlNode** grown
+        cdef Py_ssize_t* grown_starts
         cdef tree.xmlAttr* c_attr
         cdef Py_ssize_t capacity = 0, added
         cdef int bodies = 0, k
         cdef _Buffer buffer
-        if self.names is not None:
-            return self.names
+        if self.names_read:
+            return 0
         # All the names in one buffer, decoded and case-folded at once (casefold reads a character
         # at a time): a string and a list for each element's values were most of the search's time
         # on pages that name a thousand elements.
@@ -543,8 +571,13 @@ cdef class BodyTexts:
                     if grown is NULL:
                         raise MemoryError()
                     self.named_nodes = grown
+                    grown_starts = <Py_ssize_t*>realloc(self.name_starts, capacity * sizeof(Py_ssize_t))
+                    if grown_starts is NULL:
+                        raise MemoryError()
+                    self.name_starts = grown_starts
                 if self.n_named:
                     buffer.add("\0", 1)
+                self.name_starts[self.n_named] = buffer.size
                 self.named_nodes[self.n_named] = c_node
                 self.n_named += 1
                 added = 0
@@ -553,20 +586,23 @@ cdef class BodyTexts:
                     if c_attr is not NULL:
                         added += _add_value(buffer, c_node, c_attr, added == 0)
             c_node = _step(c_node, self.top, &bodies)
-        self.names_joined = PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL).casefold()
-        self.names = self.names_joined.split("\0") if self.n_named else []
-        return self.names
+        decoded = PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        # ASCII bytes: a name's bytes are where its characters are, and casefold keeps their number.
+        self.names_ascii = PyUnicode_IS_ASCII(decoded)
+        self.names_joined = decoded.casefold()
+        self.names_read = True
+        return 0
 
     def named_with(self, tuple words not None):
         """The indexes of the names of :meth:`named` that hold one of ``words`` (at most 32 str, each opening
         with an ASCII character), in order: one pass over ``names_joined`` with a table of the words' first
         characters, where a str.find of each word read them once a word."""
-        self.named()
+        self._read_names()
         return _search(self.names_joined, words, True)
 
     def named_element(self, Py_ssize_t k):
         """The element of name ``k`` of :meth:`named`."""
-        if self.names is None or not 0 <= k < self.n_named:
+        if not self.names_read or not 0 <= k < self.n_named:
             raise IndexError(k)
         return cetree.elementFactory(self.doc, self.named_nodes[k])
 
@@ -619,11 +655,18 @@ cdef class BodyTexts:
         ``starts`` (case-folded, after spaces), or (those at most ``inner`` long) hold one of
         ``separators``, spaces and "by"."""
         cdef Py_ssize_t i, length
-        cdef str text
+        cdef str text, word
+        cdef unsigned char firsts[128]
+        memset(firsts, 0, 128)
+        for word in starts:
+            if PyUnicode_GET_LENGTH(word) == 0:
+                memset(firsts, 1, 128)
+            elif PyUnicode_READ_CHAR(word, 0) < 128:
+                firsts[PyUnicode_READ_CHAR(word, 0)] = 1
         found = []
         for i in range(max(0, start), min(stop, self.n)):
             text = <str>self.texts[i]
             length = PyUnicode_GET_LENGTH(text)
-            if length <= longest and (_may_open(text, starts) or (length <= inner and _may_hold_by(text, separators))):
+            if length <= longest and (_may_open(text, starts, firsts) or (length <= inner and _may_hold_by(text, separators))):
                 found.append(i)
         return found

@@ -278,6 +278,10 @@ class _Texts:
         in document order; the element of the k-th is :meth:`named_element` (most are never made)."""
         return self._native.named()
 
+    def name(self, k: int) -> str:
+        """Name ``k`` of :meth:`named`, the list not made (a search reads the few names it finds)."""
+        return self._native.name(k)
+
     def named_element(self, k: int) -> etree._Element:
         return self._native.named_element(k)
 
@@ -623,9 +627,8 @@ def _dated_element(root: etree._Element, texts: _Texts) -> str | None:
     page has few such dates (a listing's or a related-stories box's many are no article's)."""
     lang = root.get("lang") or ""
     days: list[date] = []
-    names = texts.named()
     for k in texts.named_with(_DATE_HINTS):
-        hint = names[k]
+        hint = texts.name(k)
         if not _DATE_HINT.search(hint) or "comment" in hint:
             continue
         text = _text(texts.named_element(k))
@@ -662,9 +665,8 @@ def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
     window = (texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE) if headline is not None
               else range(len(texts.texts)))
     candidates = _bylines(texts, window, inner=headline is not None)
-    names = texts.named()
     for k in texts.named_with(_HINT_WORDS):
-        hint = names[k]
+        hint = texts.name(k)
         if not (_HINT.search(hint) or ("byl" in hint and _BYL.search(hint))):
             continue
         element = texts.named_element(k)

@@ -71,6 +71,9 @@ class ReferenceTexts(bylines._Texts):
                            .casefold() for e in self._elements]
         return self._named
 
+    def name(self, k: int) -> str:
+        return self.named()[k]
+
     def named_element(self, k: int) -> etree._Element:
         self.named()
         return self._elements[k]
@@ -306,7 +309,7 @@ def test_three_letters_or_digits_are_read_as_isalnum_counts_them(text: str) -> N
 
 
 NAMES = ["author", "AUTH", "or", "Byl", "shopbylink", "x byl\ny", "post-Date", "a\nb", "", "updated-time meta", "\u00df \u1e9e",
-         "contributor-name", "time"]
+         "contributor-name", "time", "\u212aelvin date"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -318,6 +321,7 @@ def test_the_names_searched_at_once_are_those_searched_one_by_one(attributes: li
     for name, value in attributes:
         etree.SubElement(body, "span", {name: value})
     texts, reference = bylines._Texts(html), ReferenceTexts(html)
+    assert [texts.name(k) for k in range(len(reference.named()))] == reference.named()
     assert texts.named() == reference.named()
     for words in (bylines._HINT_WORDS, bylines._DATE_HINTS, ("ss", "or")):
         assert texts.named_with(words) == reference.named_with(words)
