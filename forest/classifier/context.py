@@ -29,6 +29,8 @@ CONTEXT_COLUMNS = (
 # scrapinghub over the neighbourhood alone, with a logistic first stage).
 _OWN = np.concatenate([np.arange(*group_columns()["node"]), np.arange(*group_columns()["text"])])
 N_CONTEXT = len(CONTEXT_COLUMNS) + len(_OWN)
+# _OWN as the two column ranges it is: copied as slices, not gathered column by column.
+_OWN_RANGES = (group_columns()["node"], group_columns()["text"])
 _CHARS = group_columns()["text"][0] + TEXT_COLUMNS.index("chars")
 _LINK_DENSITY = group_columns()["text"][0] + TEXT_COLUMNS.index("link_density")
 
@@ -41,18 +43,26 @@ def context_features(probability: np.ndarray, features: Features) -> np.ndarray:
     """
     if features.page is None or features.spans is None:
         raise ValueError("context features need block rows (Features.page and Features.spans)")
-    out = np.zeros((len(features), N_CONTEXT))
+    n = len(features)
+    out = np.empty((n, N_CONTEXT))
     page = features.page
-    cuts = np.flatnonzero(page[1:] != page[:-1]) + 1
-    starts = np.concatenate(([0], cuts))
-    ends = np.concatenate((cuts, [len(page)]))
+    if n and page[0] == page[-1]:
+        # One page (what prediction passes): its rows are consecutive, so no cut to look for.
+        starts, ends = [0], [n]
+    else:
+        cuts = np.flatnonzero(page[1:] != page[:-1]) + 1
+        starts = [0, *cuts.tolist()]
+        ends = [*cuts.tolist(), n]
     chars = np.expm1(features.dense[:, _CHARS].astype(np.float64))
     link = features.dense[:, _LINK_DENSITY].astype(np.float64)
     width = len(CONTEXT_COLUMNS)
-    for a, b in zip(starts.tolist(), ends.tolist()):
+    for a, b in zip(starts, ends):
         p = np.asarray(probability[a:b], dtype=np.float64)
         out[a:b, :width] = _page(p, chars[a:b], link[a:b], features.spans[a:b])
-    out[:, width:] = features.dense[:, _OWN]
+    at = width
+    for lo, hi in _OWN_RANGES:
+        out[:, at : at + hi - lo] = features.dense[:, lo:hi]
+        at += hi - lo
     return out
 
 

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dataset_pages import bodies, dataset_pages, skip_without_datasets
+from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import context
 from forest.classifier._features import context_columns
 from forest.classifier.blocks import walk
 from forest.classifier.context import WINDOWS, context_features
-from forest.classifier.features import page_features
+from forest.classifier.features import Features, page_features
 from forest.classifier.page import load_default
 
 # --- The reference: the columns in numpy ----------------------------------------------------------
@@ -80,6 +80,23 @@ def test_random_pages_give_the_references_bits(n: int, seed: int) -> None:
     assert_bits(context._page(p, chars, link, spans), reference_page(p, chars, link, spans))
 
 
+def test_stacked_pages_are_each_read_alone() -> None:
+    # Training reads many pages' rows at once: each page's context is its own, as prediction reads it.
+    model = load_default()
+    parts, probabilities = [], []
+    for page in ("<p>one two three four five six seven</p><div><a href='/'>menu</a></div><p>more text here.</p>",
+                 "<ul><li>a</li><li>b</li></ul><article><p>" + "words " * 40 + "</p></article>"):  # fmt: skip
+        features, _ = page_features(walk(body_of(f"<html><body>{page}</body></html>")), "blocks", n_hash=model.n_hash)
+        parts.append(features)
+        probabilities.append(np.linspace(0.1, 0.9, len(features)))
+    stacked = context_features(np.concatenate(probabilities), Features.stack(parts))
+    alone = np.vstack([context_features(p, f) for p, f in zip(probabilities, parts)])
+    assert len(parts[0]) > 1 and len(parts[1]) > 1
+    assert_bits(stacked, alone)
+    width = len(context.CONTEXT_COLUMNS)
+    assert_bits(stacked[:, width:], Features.stack(parts).dense[:, context._OWN].astype(np.float64))
+
+
 def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
     one = np.ones(1)
     spans = np.zeros((1, 6, 2), dtype=np.int32)
@@ -112,6 +129,8 @@ def _check_pages(every: bool) -> int:
             assert features.spans is not None
             width = len(context.CONTEXT_COLUMNS)
             assert_bits(native[:, :width], reference_page(p, chars, link, features.spans))
+            # The row's own node and text columns, copied as two ranges: the reference gathers them.
+            assert_bits(native[:, width:], features.dense[:, context._OWN].astype(np.float64))
             checked += 1
     return checked
 
