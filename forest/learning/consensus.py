@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 
 import numpy as np
 from lxml import etree
@@ -168,9 +167,10 @@ class _PageParts:
         boiler, content, landmark = _label_sums(page, labels)
         linked = _linked(page)
         link_terms = np.where(linked, index.n_terms, 0)
-        sums = np.column_stack([boiler, content, [0, *accumulate(page.own_x)], [0, *accumulate(index.n_terms)],
-                                np.concatenate(([0], np.cumsum(link_terms))), landmark,
-                                [0, *accumulate(element.tag in MEDIA_TAGS for element in index.elements)]])
+        media = np.fromiter((element.tag in MEDIA_TAGS for element in index.elements), dtype=np.int64, count=len(index.elements))
+        # Prefix sums in numpy, not over Python lists: the same integers, summed in the same order.
+        sums = np.column_stack([boiler, content, _prefix(page.own_x), _prefix(index.n_terms), _prefix(link_terms), landmark,
+                                _prefix(media)])
         return _PageParts(np.repeat(names, sizes), elements, anchor, base, end, sums.astype(np.int64), linked)
 
     def outermost(self, region: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -588,7 +588,7 @@ def _linked(page: ScoredPage) -> np.ndarray:
     return np.asarray(linked, dtype=bool)
 
 
-def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[int], list[int]]:
+def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Prefix sums over the page index of the characters labelled boilerplate and content, and of
     those in a landmark (PageLabels.landmark), each counted at the element holding its text.
 
@@ -608,4 +608,9 @@ def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[list[int], list[i
             boiler[i] += length
         else:
             (content if is_content else boiler)[i] += length
-    return [0, *accumulate(boiler)], [0, *accumulate(content)], [0, *accumulate(landmark)]
+    return _prefix(boiler), _prefix(content), _prefix(landmark)
+
+
+def _prefix(values: Sequence[int] | np.ndarray) -> np.ndarray:
+    """0 and the running sums of ``values``, as int64."""
+    return np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(np.asarray(values, dtype=np.int64), dtype=np.int64)))
