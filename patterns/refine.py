@@ -10,7 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from patterns import _keys
+# is_single_step, re-exported here: whether a key is one attributed step (``//div[@class='x']``):
+# only then does ``.//div[@class='x']`` select the same elements inside a region as the key does on the
+# page, which lets extraction search the region instead of the whole page.  Tested in C (patterns/_keys.pyx:
+# asked of every key of every sample page, several times per learning); its reference, the Python
+# expression, is in tests/learning/test_single_steps.py.
+from patterns._keys import is_single_step as is_single_step
 from patterns._keys import single_step_keys
 from patterns.dom import PageIndex
 from patterns.ranking import ScoredPage
@@ -151,13 +156,6 @@ def _informativeness(x: np.ndarray, y: np.ndarray, total_x: int, total_y: int) -
     logs = [math.log2(t) if t > 0 else 0.0 for t in (total_x + total_y, total_x, total_y)]
     surprise = np.where(n > 0, n * logs[0], 0.0) - np.where(x > 0, x * logs[1], 0.0) - np.where(y > 0, y * logs[2], 0.0)
     return np.asarray(density * surprise)
-
-
-# Whether a key is one attributed step (``//div[@class='x']``): only then does ``.//div[@class='x']``
-# select the same elements inside a region as the key does on the page, which lets extraction search the
-# region instead of the whole page.  Tested in C (patterns/_keys.pyx: asked of every key of every sample
-# page, several times per learning); its reference, the Python expression, is in tests/learning/test_single_steps.py.
-is_single_step = _keys.is_single_step
 
 
 def single_steps(index: PageIndex) -> list[tuple[str, list[int]]]:
