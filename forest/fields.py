@@ -499,10 +499,10 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], sele
         shape = (int("@" in key), -len(key))
         if best is not None and (len(pages), len(pages), *shape) <= best[0]:
             continue  # right and single on every page, it still ranks no higher than the best: not compiled
-        try:
-            compiled = etree.XPath(key)
-        except (etree.XPathError, ValueError):  # ValueError: a control character in a value ("a\x0cb"), which lxml refuses
-            continue
+        # Compiled only where a page's index cannot answer for the key, or when it would become the
+        # best: the indexes (_Selection) answer for most candidates, which then need no XPath.  A key
+        # lxml refuses is never the best, as when every candidate was compiled first.
+        xpath: etree.XPath | None = None
         right = single = 0
         for k, (root, _) in enumerate(pages):
             left = len(pages) - k
@@ -511,15 +511,26 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], sele
             selection = selections[k] if k < len(selections) else None
             selected = selection.first(key) if selection is not None else None
             if selected is None:
-                result = compiled(root)
+                xpath = xpath or _compiled_key(key)
+                if xpath is None:
+                    break
+                result = xpath(root)
                 selected = [e for e in result if isinstance(e, etree._Element)] if isinstance(result, list) else []
             if selected and selected[0] in matched[k]:
                 right += 1
                 single += len(selected) == 1
         rank = (right, single, int("@" in key), -len(key))
-        if right >= needed and (best is None or rank > best[0]):
+        if right >= needed and (best is None or rank > best[0]) and (xpath or _compiled_key(key)) is not None:
             best = (rank, key)
     return best[1] if best else None
+
+
+def _compiled_key(key: str) -> etree.XPath | None:
+    """``key`` compiled, or None where lxml refuses it."""
+    try:
+        return etree.XPath(key)
+    except (etree.XPathError, ValueError):  # ValueError: a control character in a value ("a\x0cb"), which lxml refuses
+        return None
 
 
 # XPath's normalize-space() collapses these alone (libxml2's blanks); str.split() splits on every Unicode space.
