@@ -178,6 +178,20 @@ def test_a_tree_deeper_than_max_depth_stops_where_the_lockstep_walk_stops() -> N
     assert not np.array_equal(shallow.proba(dense, None), compact.proba(dense, None))
 
 
+@pytest.mark.parametrize("hashed_dtype", [None, np.float32])
+def test_rows_walked_in_blocks_give_each_rows_own_probability(hashed_dtype: Any) -> None:
+    # The native walk takes rows a block at a time down each tree: over several blocks and a partial
+    # last one, each row's probability is the reference's and the one it gets alone.
+    rng = np.random.default_rng(11)
+    compact = random_ensemble(rng, 40, 6, 9, 4 if hashed_dtype is not None else 0, 16, "mean")
+    dense, hashed = random_inputs(rng, 3 * 16 + 5, 9, 16, np.float32, hashed_dtype, False)
+    together = compact.proba(dense, hashed)
+    assert_bits(together, reference_proba(compact, dense, hashed))
+    alone = np.concatenate([compact.proba(dense[i : i + 1], hashed[i : i + 1] if hashed is not None else None) for i in range(len(dense))])
+    assert_bits(together, alone)
+    assert len(np.unique(together)) > 1  # rows that differ: a row read for another would show
+
+
 def test_malformed_inputs_are_refused_not_read_out_of_bounds() -> None:
     rng = np.random.default_rng(5)
     compact = random_ensemble(rng, 5, 3, 4, 2, 16, "logit_sum")
