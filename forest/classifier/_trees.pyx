@@ -45,8 +45,8 @@ cdef enum:
     # Rows walked together down one tree: its nodes (a few hundred bytes) stay in L1 while the block's
     # rows take every step, where a row at a time down every tree read the whole ensemble (~100 KB,
     # past L1) once a row.  16 rows' copies (a row is its dense and hashed columns, 3-4 KB) still fit
-    # beside it.  8 and 32 were slower on the shipped model: re-measure a change with the leaf_sums
-    # of old and new modules interleaved per page (cleaneval: 16 rows 0.68 of the row-at-a-time time).
+    # beside it.  8 and 32 rows were slower on the shipped model; re-measure a change with
+    # `python -m eval.coldbench`, the trees' share of cold extraction.
     BLOCK = 16
 
 
