@@ -248,3 +248,47 @@ def key_rows(dict keys, dict known, object steps_of, dict ids):
     return (np.asarray(named, dtype=np.int64), np.asarray(steps, dtype=np.int64), np.asarray(counts, dtype=np.int64),
             elements)
 
+
+
+cdef inline bint _named(xmlNode* c_node, const char* name) noexcept nogil:
+    # element.tag == name for a tag in no namespace: lxml spells a namespaced element's tag "{href}name".
+    return ((c_node.ns is NULL or c_node.ns.href is NULL)
+            and strcmp(<const char*>c_node.name, name) == 0)
+
+
+def tag_marks(list elements, list parent, tuple media):
+    """Per element of a page index (``elements`` in document order, ``parent`` each one's parent's position,
+    the first's unread): whether its tag is one of ``media``, and whether it is an ``a`` or inside one.
+
+    Returns (media, linked): an int64 array of 0 and 1, and a bool array.  forest.learning.consensus
+    read both through each element's ``tag`` in Python, thousands of elements a page (its reference,
+    ``_tag_marks``, is tested equal in tests/learning/test_native_index.py).
+    """
+    cdef Py_ssize_t n = len(elements), i, t, m = len(media)
+    cdef list names = [tag.encode("ascii") for tag in media]  # kept alive for the pointers below
+    cdef const char** wanted = <const char**>malloc(max(m, 1) * sizeof(const char*))
+    cdef xmlNode* c_node
+    cdef cetree._Element element
+    if wanted is NULL:
+        raise MemoryError()
+    marks = np.zeros(n, dtype=np.int64)
+    linked = np.zeros(n, dtype=np.bool_)
+    cdef int64_t[::1] mark = marks
+    cdef unsigned char[::1] link = linked.view(np.uint8)
+    try:
+        for t in range(m):
+            wanted[t] = <const char*>(<bytes>names[t])
+        for i in range(n):
+            element = <cetree._Element?>elements[i]
+            c_node = element._c_node
+            if c_node.type != tree.XML_ELEMENT_NODE:
+                link[i] = i > 0 and link[<Py_ssize_t>parent[i]]
+                continue
+            for t in range(m):
+                if _named(c_node, wanted[t]):
+                    mark[i] = 1
+                    break
+            link[i] = _named(c_node, b"a") or (i > 0 and link[<Py_ssize_t>parent[i]])
+    finally:
+        free(wanted)
+    return marks, linked

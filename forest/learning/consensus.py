@@ -22,9 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 from lxml import etree
 
-from forest.learning._name import key_rows
+from forest.learning._name import key_rows, tag_marks
 from forest.wrapper import CLASSIFIER_NOT_USED
 from patterns.choose import Choice
+from patterns.dom import PageIndex
 from patterns.ranking import Ranked, ScoredPage, matches
 from patterns.scoring import jeffreys_densities
 from patterns.refine import KEPT_TAGS, is_single_step
@@ -132,6 +133,7 @@ def consensus_exclusions(pages: Sequence[ScoredPage], regions: Sequence[Sequence
 _BOILERPLATE, _CONTENT, _KEYWORDS, _TERMS, _LINK_TERMS, _LANDMARK, _MEDIA = range(7)
 # Elements that show something other than text: a part that holds one is more than its text.
 MEDIA_TAGS = frozenset("audio canvas embed iframe img object picture svg video".split())
+_MEDIA_ORDER = tuple(sorted(MEDIA_TAGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +167,9 @@ class _PageParts:
             anchor[up >= step] = parent[anchor[up >= step]]
         base = np.repeat(np.arange(len(names), dtype=np.int64) * (len(end) + 2), sizes)
         boiler, content, landmark = _label_sums(page, labels)
-        linked = _linked(page)
+        # Each element's tag read in C (forest/learning/_name.pyx; its reference is _tag_marks).
+        media, linked = tag_marks(index.elements, index.parent, _MEDIA_ORDER)
         link_terms = np.where(linked, index.n_terms, 0)
-        media = np.fromiter((element.tag in MEDIA_TAGS for element in index.elements), dtype=np.int64, count=len(index.elements))
         # Prefix sums in numpy, not over Python lists: the same integers, summed in the same order.
         sums = np.column_stack([boiler, content, _prefix(page.own_x), _prefix(index.n_terms), _prefix(link_terms), landmark,
                                 _prefix(media)])
@@ -579,13 +581,15 @@ def _cuttable(tallied: np.ndarray, region_total: np.ndarray, *, link_lists: bool
     return cuttable
 
 
-def _linked(page: ScoredPage) -> np.ndarray:
-    """Per element of the page index: whether it is a link or inside one."""
-    parent = page.index.parent
+def _tag_marks(index: PageIndex) -> tuple[np.ndarray, np.ndarray]:
+    """forest.learning._name.tag_marks's reference: per element of the page index, whether it shows media
+    (MEDIA_TAGS), as 0 or 1, and whether it is a link or inside one."""
+    parent = index.parent
     linked: list[bool] = []
-    for i, element in enumerate(page.index.elements):  # parents come first (document order)
+    for i, element in enumerate(index.elements):  # parents come first (document order)
         linked.append(element.tag == "a" or (i > 0 and linked[parent[i]]))
-    return np.asarray(linked, dtype=bool)
+    media = np.fromiter((element.tag in MEDIA_TAGS for element in index.elements), dtype=np.int64, count=len(index.elements))
+    return media, np.asarray(linked, dtype=bool)
 
 
 def _label_sums(page: ScoredPage, labels: PageLabels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

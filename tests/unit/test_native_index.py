@@ -2,7 +2,8 @@
 reference, patterns.dom.index_page over lxml's elements: equal on every element, parent, subtree end,
 depth, term list and key (in the keys' order too: learning reads them in that order), over hand-made
 and generated pages and a fixed sample of every shared dataset's pages (``-m bench``: all of them).
-The rows the region's cut reads of those keys (forest.learning._name.key_rows) equal their reference's too.
+The rows the region's cut reads of those keys (forest.learning._name.key_rows) equal their reference's too,
+and so do the marks it reads of the elements' tags (forest.learning._name.tag_marks: media, links).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from lxml import etree
 from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.html import parse_html
 from forest.learning import consensus
-from forest.learning._name import key_rows
+from forest.learning._name import key_rows, tag_marks
 from forest.learning.index import page_index
 from patterns.dom import PageIndex, index_page
 
@@ -39,9 +40,17 @@ def same_rows(index: PageIndex) -> None:
     assert all(a.dtype == b.dtype and a.tolist() == b.tolist() for a, b in zip(got, want))
 
 
+def same_marks(index: PageIndex) -> None:
+    """The elements' media and link marks (forest.learning.consensus._PageParts) as its reference reads them."""
+    want = consensus._tag_marks(index)
+    got = tag_marks(index.elements, index.parent, consensus._MEDIA_ORDER)
+    assert all(a.dtype == b.dtype and a.tolist() == b.tolist() for a, b in zip(got, want))
+
+
 def check(body: etree._Element) -> None:
     same(page_index(body), index_page(body))
     same_rows(page_index(body))
+    same_marks(page_index(body))
     same(page_index(body, with_keys=False), index_page(body, with_keys=False))
     same(page_index(body, paths=True), index_page(body, paths=True))
 
@@ -80,16 +89,18 @@ def test_an_index_from_any_element_equals_the_reference() -> None:
 
 
 def test_namespaced_and_hand_built_trees_equal_the_reference() -> None:
+    # A namespaced a or img is no link nor media (its tag is "{urn:x}a"): inside one, an img is media, and not linked.
     root = etree.fromstring(b"<body xmlns:x='urn:x'><div x:class='n' class='c'>a<![CDATA[ b ]]>c</div><x:div id='i'>d</x:div>"
-                            b"<?pi data?>f</body>", etree.XMLParser(strip_cdata=False))
+                            b"<?pi data?>f<x:a><img/><x:img/></x:a></body>", etree.XMLParser(strip_cdata=False))
     check(root)
     built = etree.Element("body")
     etree.SubElement(built, "p", {"class": "made"}).text = "made by hand"
     etree.SubElement(built, "div").tail = " and a tail "
+    etree.SubElement(etree.SubElement(etree.SubElement(built, "a"), "span"), "video")
     check(built)
 
 
-TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "section", "x-card", "nav"]
+TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "section", "x-card", "nav", "picture", "svg"]
 WORDS = ["word", "x", "é", "中文", "42", " ", "\n", "\xa0", "\u3000", "&amp;", "a.b", "it's", "Word_2", "3D", "ABC", "a1b", "1,000", "&#233;"]
 ATTRIBUTES = [
     "", " class='story main'", " class='story  story'", " id='x'", " role='navigation'", " itemprop='headline'",
