@@ -40,3 +40,32 @@ def single_step_keys(dict keys):
         if _single(<str?>key):
             found.append((key, nodes))
     return found
+
+
+def keys_holding(dict keys, set wanted, Py_ssize_t n):
+    """The keys of ``keys`` (a page index's, each with its elements' positions, all below ``n``) that hold an
+    element of ``wanted``, in the keys' order: ``[key for key, nodes in keys.items() if not
+    wanted.isdisjoint(nodes)]`` (its reference, tests/learning/test_single_steps.py), which ranking ran
+    over every sample page's thousands of keys.
+
+    :raises ValueError: for a position of ``wanted`` or of a key's elements outside ``range(n)``.
+    """
+    cdef bytearray mask = bytearray(n)
+    cdef unsigned char* marked = mask
+    cdef list found = [], nodes
+    cdef Py_ssize_t v, j
+    for item in wanted:
+        v = item
+        if v < 0 or v >= n:
+            raise ValueError(f"element {v} outside the index's {n}")
+        marked[v] = 1
+    for key, elements in keys.items():
+        nodes = <list?>elements
+        for j in range(len(nodes)):
+            v = <Py_ssize_t>nodes[j]
+            if v < 0 or v >= n:
+                raise ValueError(f"element {v} outside the index's {n}")
+            if marked[v]:
+                found.append(key)
+                break
+    return found

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from collections.abc import Iterable, Sequence
 
 from keywords.model import Keywords
+from patterns._keys import keys_holding
 from patterns.dom import IDENTIFYING_ATTRIBUTES, PageIndex, xpath_literal
 from patterns.model import Pattern
 from patterns.scoring import informativeness
@@ -149,7 +150,8 @@ def rank(
     keys: set[str] = set()
     for page in pages:
         wanted = candidate_nodes(page, candidates)
-        keys.update(key for key, nodes in page.index.keys.items() if not wanted.isdisjoint(nodes))
+        # The keys holding a candidate node, in C (patterns/_keys.pyx): thousands of keys a page.
+        keys.update(keys_holding(page.index.keys, wanted, len(page.index.elements)))
     # With three pages or more, a description found on one page only is a per-page
     # accident (an id with the article number): not worth scoring everywhere.
     needed = 2 if len(pages) >= 3 else 1

@@ -1,7 +1,8 @@
 """A page index's one-step keys, listed once (patterns.refine.single_steps), against the filter of every key
 they stand for: the same keys, elements and order, listed again when a key is added to the index.  The test
 itself (patterns.refine.is_single_step, in C: patterns/_keys.pyx) against its reference, the Python
-expression it replaced, on generated keys and every key of a fixed sample of the shared datasets' pages."""
+expression it replaced, on generated keys and every key of a fixed sample of the shared datasets' pages.  Ranking's
+keys holding a candidate node (patterns._keys.keys_holding) against the filter it stands for, alike."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from forest.learning.containers import _name_parents
 from forest.learning.index import page_index
 from keywords.model import Keywords
 from patterns.ranking import score_page
-from patterns._keys import single_step_keys
+from patterns._keys import keys_holding, single_step_keys
+from patterns.ranking import candidate_nodes
 from patterns.refine import is_single_step, single_steps
 
 
@@ -73,5 +75,27 @@ def test_every_key_of_a_sample_of_the_datasets_answers_as_the_reference() -> Non
         for body in bodies(html):
             index = page_index(body)
             assert single_step_keys(index.keys) == [(k, n) for k, n in index.keys.items() if reference(k)]
+            some = tuple(sorted({t for terms in index.terms[::7] for t in terms}))[:20]  # some of the page's terms
+            page = score_page(index, Keywords(some, (1.0,) * len(some), "tfidf"))
+            wanted = candidate_nodes(page)
+            assert keys_holding(index.keys, wanted, len(index.elements)) == holding(index.keys, wanted)
             checked += 1
     assert checked > 0
+
+
+def holding(keys: dict[str, list[int]], wanted: set[int]) -> list[str]:
+    """patterns._keys.keys_holding's reference: ranking's filter as it was written in Python."""
+    return [key for key, nodes in keys.items() if not wanted.isdisjoint(nodes)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=3), st.lists(st.integers(0, 9), max_size=4), max_size=8), st.sets(st.integers(0, 9)))
+def test_the_keys_holding_a_node_are_the_reference_s(keys: dict[str, list[int]], wanted: set[int]) -> None:
+    assert keys_holding(keys, wanted, 10) == holding(keys, wanted)
+
+
+def test_a_position_outside_the_index_is_refused() -> None:
+    with pytest.raises(ValueError):
+        keys_holding({"//p": [0]}, {10}, 10)
+    with pytest.raises(ValueError):
+        keys_holding({"//p": [3, 10]}, {1}, 10)
