@@ -10,11 +10,11 @@ The struct layouts it reads are those of the lxml it was compiled against: the m
 import under another lxml major.minor version (a one-line ForestError that says to reinstall forest).
 """
 
-from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, Py_UNICODE_ISSPACE
-from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISSPACE
+from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND, PyUnicode_4BYTE_KIND
 from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, strcmp
-from libc.stdint cimport int64_t, uintptr_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uintptr_t
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -140,16 +140,36 @@ cdef RunKind _kind(xmlNode* first) noexcept nogil:
     return BLANK
 
 
-cdef void _measure(str text, int64_t* chars, int64_t* words) noexcept:
-    # len(text.strip()) and len(text.split()), in one pass with Python's own whitespace test.
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, first = -1, last = -1
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
+ctypedef fused run_char:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+# Python's str.isspace() of each Latin-1 character, looked up: most texts are 1-byte strs, and most
+# characters of the others are Latin-1 too.
+cdef bint _LATIN1_SPACE[256]
+for _c in range(256):
+    _LATIN1_SPACE[_c] = Py_UNICODE_ISSPACE(<Py_UCS4>_c)
+
+
+cdef inline bint _space(Py_UCS4 c) noexcept:
+    return _LATIN1_SPACE[c] if c < 256 else Py_UNICODE_ISSPACE(c)
+
+
+cdef inline Py_ssize_t _add_run(const run_char* data, Py_ssize_t n, Py_UCS4* buffer, Py_ssize_t size, bint* pending_space,
+                                int64_t* chars, int64_t* words) noexcept:
+    # One pass over a run's characters: appended to ``buffer`` (from ``size``) as _Text.add says, and
+    # its len(text.strip()) and len(text.split()) counted.  Returns the buffer's new size.
+    cdef Py_ssize_t i, first = -1, last = -1
     cdef int64_t count = 0
-    cdef bint in_word = False
+    cdef bint in_word = False, gap = pending_space[0]
+    cdef Py_UCS4 c
     for i in range(n):
-        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+        c = data[i]
+        if _space(c):
             in_word = False
+            gap = size > 0
         else:
             if not in_word:
                 count += 1
@@ -157,8 +177,16 @@ cdef void _measure(str text, int64_t* chars, int64_t* words) noexcept:
             if first < 0:
                 first = i
             last = i
+            if gap:
+                buffer[size] = 32
+                size += 1
+                gap = False
+            buffer[size] = c
+            size += 1
+    pending_space[0] = gap
     chars[0] = last - first + 1 if first >= 0 else 0
     words[0] = count
+    return size
 
 
 cdef class _Text:
@@ -170,11 +198,13 @@ cdef class _Text:
     def __dealloc__(self):
         free(self.buffer)
 
-    cdef int add(self, str text) except -1:
-        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i
+    cdef int add(self, str text, int64_t* chars, int64_t* words) except -1:
+        # ``text`` appended, with its len(text.strip()) and len(text.split()) counted in the same pass
+        # (with Python's own whitespace test), read as its kind of str holds it: two passes of
+        # PyUnicode_READ, one to count and one to copy, were a third of the walk.
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
-        cdef Py_UCS4 c
         cdef Py_UCS4* grown
         if self.size + n + 1 > self.capacity:
             self.capacity = max(2 * self.capacity, self.size + n + 1, 1024)
@@ -182,17 +212,12 @@ cdef class _Text:
             if grown is NULL:
                 raise MemoryError()
             self.buffer = grown
-        for i in range(n):
-            c = PyUnicode_READ(kind, data, i)
-            if Py_UNICODE_ISSPACE(c):
-                self.pending_space = self.size > 0
-            else:
-                if self.pending_space:
-                    self.buffer[self.size] = 32
-                    self.size += 1
-                    self.pending_space = False
-                self.buffer[self.size] = c
-                self.size += 1
+        if kind == PyUnicode_1BYTE_KIND:
+            self.size = _add_run(<const uint8_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
+        elif kind == PyUnicode_2BYTE_KIND:
+            self.size = _add_run(<const uint16_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
+        else:
+            self.size = _add_run(<const uint32_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
         return 0
 
     cdef int space(self) except -1:
@@ -251,8 +276,7 @@ cdef class _Pass:
         if kind == TEXT or self.keep_pieces:
             text = cetree.tailOf(c_node) if tail else cetree.textOf(c_node)
         if kind == TEXT:
-            _measure(text, &chars, &words)
-            self.text.add(text)
+            self.text.add(text, &chars, &words)
             self.own_chars.data[element] += chars
             self.own_words.data[element] += words
             if self.in_link.data[element]:

@@ -255,6 +255,22 @@ def test_the_native_walk_equals_the_reference(page: str) -> None:
     check(body_of(page))
 
 
+def test_every_latin1_character_and_a_wider_ones_runs_walk_as_the_reference() -> None:
+    # The walk reads a text as its kind of str holds it (1, 2 or 4 bytes a character), Latin-1
+    # characters' whitespace by table: each such character, in a text of every kind, between letters,
+    # alone and around a run's ends, counts and joins as the reference's str.split() does.
+    wider = ["", "中", "\U0001f600"]
+    for code in [*range(1, 256), 0x1680, 0x2000, 0x200B, 0x2028, 0x3000, 0xFEFF, 0x1F600]:
+        c = chr(code)
+        for extra in wider:
+            page = f"<html><body><p>a{c}b {c}{extra}</p><p>{c}</p><div>{c}x{c}<b>{extra}{c}</b>{c}</div></body></html>"
+            try:
+                body = body_of(page)
+            except Exception:  # a character the parser refuses: nothing to walk
+                continue
+            check(body)
+
+
 def test_a_walk_from_any_element_equals_the_reference() -> None:
     body = body_of("<html><body><a href='/'>x<div>in <b>a</b></div>tail</a><div id=d>d<p>p</p>t</div></body></html>")
     for element in body.iter(etree.Element):
@@ -278,7 +294,7 @@ def test_namespaced_and_xml_trees_equal_the_reference() -> None:
 # Generated pages: nested block-level, inline, link and unknown elements with attributes, text with
 # every kind of whitespace, comments (whose tails the walk never sees) and entities.
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "tr", "table", "br", "h1", "section", "em", "font", "x-card", "nav"]
-WORDS = ["word", "x", "é", "中文", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\x1c", "&amp;", "&nbsp;", "&#160;", "a.b"]
+WORDS = ["word", "x", "é", "中文", "\U0001f600", " ", "  ", "\n", "\t", "\xa0", "\x85", "\u3000", "\x1c", "&amp;", "&nbsp;", "&#160;", "a.b"]
 ATTRIBUTES = [
     "", " class='story main'", " id='x'", " role='navigation'", " itemprop='headline'", " style='display:none'", " hidden",
     " class='' id=''", " aria-hidden='true' class='a'", " href='/' itemprop='url' role='link' id='l'", " xml:lang='en' data-role='x'",
