@@ -1,5 +1,5 @@
 # Types of learning's native page index (forest/learning/_name.pyx), for mypy.
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from lxml import etree
@@ -13,3 +13,4 @@ def key_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
 
 def tag_marks(elements: list[etree._Element], parent: list[int], media: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]: ...
+def in_landmarks(elements: Iterable[etree._Element], tags: tuple[str, ...], roles: frozenset[str]) -> list[bool]: ...

@@ -292,3 +292,41 @@ def tag_marks(list elements, list parent, tuple media):
     finally:
         free(wanted)
     return marks, linked
+
+
+def in_landmarks(elements, tuple tags, frozenset roles):
+    """For each element of ``elements`` (any iterable of elements), whether it or an ancestor has one of
+    ``tags`` (in no namespace) or a ``role`` attribute of ``roles``: forest.learning.induce._in_landmark's
+    answer (its reference, with _Landmarks, in tests/learning/test_learning_shortcuts.py), which read
+    every block's ancestors through lxml's proxies in Python.  Returns a list of bools.
+    """
+    cdef Py_ssize_t t, m = len(tags)
+    cdef list names = [tag.encode("ascii") for tag in tags]  # kept alive for the pointers below
+    cdef const char** wanted = <const char**>malloc(max(m, 1) * sizeof(const char*))
+    cdef list found = []
+    cdef xmlNode* c_node
+    cdef bint inside
+    if wanted is NULL:
+        raise MemoryError()
+    try:
+        for t in range(m):
+            wanted[t] = <const char*>(<bytes>names[t])
+        for element in elements:
+            c_node = (<cetree._Element?>element)._c_node
+            inside = False
+            while c_node is not NULL and not inside:
+                if c_node.type == tree.XML_ELEMENT_NODE:
+                    for t in range(m):
+                        if _named(c_node, wanted[t]):
+                            inside = True
+                            break
+                    if not inside and c_node.properties is not NULL:
+                        role = _value(c_node, "role")
+                        inside = role is not None and role in roles
+                c_node = c_node.parent
+                if c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
+                    break  # lxml's getparent(): the document above the root is no parent
+            found.append(inside)
+    finally:
+        free(wanted)
+    return found

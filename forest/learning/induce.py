@@ -29,6 +29,7 @@ from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.index import page_index
 from forest.learning._inline import inline_children
+from forest.learning._name import in_landmarks
 from forest.learning.consensus import (
     MIN_ITEM_SHARE, PageLabels, SampleParts, agreeing_choice, boilerplate_texts, classifier_agrees, consensus_exclusions,
 )
@@ -377,7 +378,8 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions),
         holders=tuple(_holder(p.element, p.block.text, inline) for p in predictions),
-        landmark=tuple(map(_Landmarks().inside, (p.element for p in predictions))),
+        # Each block's ancestors read in C (forest/learning/_name.pyx; its reference is _Landmarks).
+        landmark=tuple(in_landmarks([p.element for p in predictions], _LANDMARK_TAGS, NOT_ARTICLE_ROLES)),
     )
 
 
@@ -494,9 +496,13 @@ def _marks_landmark(node: etree._Element) -> bool:
     return node.tag in NOT_ARTICLE_TAGS or node.get("role") in NOT_ARTICLE_ROLES
 
 
+_LANDMARK_TAGS = tuple(sorted(NOT_ARTICLE_TAGS))
+
+
 class _Landmarks:
     """:func:`_in_landmark` of many elements of one tree, each element's answer kept: a page's blocks
-    share their ancestors, which the test would otherwise read again for every block."""
+    share their ancestors, which the test would otherwise read again for every block.  The reference
+    of forest.learning._name.in_landmarks, which _labels reads (tests/learning/test_learning_shortcuts.py)."""
 
     def __init__(self) -> None:
         self._inside: dict[etree._Element, bool] = {}

@@ -19,7 +19,9 @@ from forest.learning.consensus import _cut_steps, _steps_below_anchor
 from forest.learning.index import page_index
 from forest.classifier.blocks import walk
 from forest.learning._inline import inline_children
-from forest.learning.induce import _cuts_code, _holder, _in_landmark, _Landmarks, _RegionBlocks, _with_code
+from forest.classifier.blocks import NOT_ARTICLE_ROLES
+from forest.learning._name import in_landmarks
+from forest.learning.induce import _LANDMARK_TAGS, _cuts_code, _holder, _in_landmark, _Landmarks, _RegionBlocks, _with_code
 from keywords.model import Keywords
 from patterns.ranking import ScoredPage, score_page
 from patterns.refine import KEPT_TAGS, MIN_CORE_SHARE, _inside, core_step, is_single_step
@@ -51,6 +53,20 @@ def test_landmarks_kept_per_element_equal_the_walk_up_from_each(page: str) -> No
     # Out of document order too: an element asked after its descendants reads what they kept.
     for element in [*reversed(elements), *elements]:
         assert landmarks.inside(element) == _in_landmark(element)
+    # In C (forest.learning._name.in_landmarks), as _labels reads them.
+    assert in_landmarks(elements, _LANDMARK_TAGS, NOT_ARTICLE_ROLES) == [_in_landmark(element) for element in elements]
+
+
+def test_namespaced_landmarks_and_hand_built_trees_answer_as_the_reference() -> None:
+    # A namespaced nav is none (its tag is "{urn:x}nav"), a role in a namespace is no role; the root's parent is no element.
+    root = etree.fromstring(b"<html xmlns:x='urn:x'><body><x:nav><p>a</p></x:nav><div x:role='navigation'><p>b</p></div>"
+                            b"<div role='navigation'><!-- c --><p>c</p></div><footer><p>d</p></footer></body></html>")
+    built = etree.Element("nav")
+    etree.SubElement(etree.SubElement(built, "div"), "p")
+    for top in (root, built):
+        elements = list(top.iter(etree.Element))
+        assert in_landmarks(elements, _LANDMARK_TAGS, NOT_ARTICLE_ROLES) == [_in_landmark(element) for element in elements]
+    assert in_landmarks(list(root.iter(etree.Element)), _LANDMARK_TAGS, NOT_ARTICLE_ROLES).count(True) == 4  # the role div, the footer and their p
 
 
 @generated
