@@ -270,7 +270,8 @@ class _Cut:
     def __init__(self, offsets: np.ndarray, end: np.ndarray, chars: np.ndarray, start: list[int], element: np.ndarray) -> None:
         self.offsets = offsets  # where each page's elements start
         self.end = end  # per element: the last element of its subtree
-        self.running = chars  # running sum of labelled characters (either way), one entry ahead
+        # Per element: its subtree's labelled characters (either way), from their running sum (one entry ahead).
+        self.sizes = chars[end + 1] - chars[:-1]
         self.element = element  # the regions' parts, sorted by key, each key's in order
         self.start = start  # per key: where its parts start in ``element`` (and one past the last key)
         self.under = np.zeros(len(end), dtype=bool)  # in or under a cut element
@@ -303,7 +304,8 @@ class _Cut:
 
     def chars(self, elements: np.ndarray) -> int:
         """Characters of text, labelled either way, in the subtrees of ``elements`` (disjoint)."""
-        return int((self.running[self.end[elements] + 1] - self.running[elements]).sum())
+        # Most parts tried hold no cut element (an empty ``inner``): no numpy call for none.
+        return int(self.sizes[elements].sum()) if len(elements) else 0
 
     def add(self, fresh: np.ndarray, inner: np.ndarray) -> None:
         for i in fresh.tolist():
