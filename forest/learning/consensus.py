@@ -235,11 +235,14 @@ def _consensus(
         region_total += page_parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
         keys, elements = page_parts.outermost(region)
         found.append((keys, elements))
-        on_pages[np.unique(keys)] += 1
+        on_pages += np.bincount(keys, minlength=n_keys) > 0
         totals = page_parts.totals(elements)
         totals[page_parts.linked[elements], _LINK_TERMS] = 0  # a link is not a list of links
-        for column, values in enumerate(totals.T):
-            tallied[:, column] += np.bincount(keys, weights=values, minlength=n_keys).astype(np.int64)
+        # Every column's sums per key in one bincount, each (key, column) its own bin: the same floats,
+        # added in the same order, as a bincount per column.
+        n_columns = totals.shape[1]
+        bins = (keys[:, None] * n_columns + np.arange(n_columns)).ravel()
+        tallied += np.bincount(bins, weights=totals.ravel(), minlength=n_keys * n_columns).reshape(n_keys, n_columns).astype(np.int64)
     region_chars = int(region_total[_BOILERPLATE] + region_total[_CONTENT])
     cut = _Cut.of(parts.pages, found, n_keys)
     chosen: list[str] = []
