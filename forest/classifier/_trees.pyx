@@ -179,15 +179,26 @@ def leaf_sums(
                     for b in range(nb):
                         at[b] = root
                     # The block's rows one step at a time, as the lockstep walk does (a leaf is its own
-                    # child): the rows' steps are independent, so the CPU overlaps their reads.
-                    for d in range(max_depth):
-                        for b in range(nb):
-                            if row_t is float:
-                                at32 = &nodes32[at[b]]
-                                at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
-                            else:
-                                at64 = &nodes64[at[b]]
-                                at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
+                    # child): the rows' steps are independent, so the CPU overlaps their reads.  A whole
+                    # block's loop has a constant count, which the compiler unrolls.
+                    if nb == BLOCK:
+                        for d in range(max_depth):
+                            for b in range(BLOCK):
+                                if row_t is float:
+                                    at32 = &nodes32[at[b]]
+                                    at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
+                                else:
+                                    at64 = &nodes64[at[b]]
+                                    at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
+                    else:
+                        for d in range(max_depth):
+                            for b in range(nb):
+                                if row_t is float:
+                                    at32 = &nodes32[at[b]]
+                                    at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
+                                else:
+                                    at64 = &nodes64[at[b]]
+                                    at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
                     for b in range(nb):
                         leaves[b * n_trees + t] = value[at[b]]
                 for b in range(nb):
