@@ -16,7 +16,7 @@ are the exception: a "related stories" list holds the article's keywords in its 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,6 +152,11 @@ class _PageParts:
     end: np.ndarray  # per element: the last element of its subtree
     sums: np.ndarray  # per element + 1, prefix sums of boilerplate and content characters, keywords, terms (columns below)
     linked: np.ndarray  # per element: a link or inside one
+    # The end and the boilerplate and content columns of ``sums`` as lists: the regions and cuts judged (agreeing_choice)
+    # are a few elements each, thousands of times a site, where numpy's calls cost more than the sums.
+    end_list: list[int]
+    boilerplate_list: list[int]
+    content_list: list[int]
 
     @staticmethod
     def of(page: ScoredPage, labels: PageLabels, ids: dict[str, int]) -> _PageParts:
@@ -173,7 +178,9 @@ class _PageParts:
         # Prefix sums in numpy, not over Python lists: the same integers, summed in the same order.
         sums = np.column_stack([boiler, content, _prefix(page.own_x), _prefix(index.n_terms), _prefix(link_terms), landmark,
                                 _prefix(media)])
-        return _PageParts(np.repeat(names, sizes), elements, anchor, base, end, sums.astype(np.int64), linked)
+        sums = sums.astype(np.int64)
+        return _PageParts(np.repeat(names, sizes), elements, anchor, base, end, sums, linked, end.tolist(),
+                          sums[:, _BOILERPLATE].tolist(), sums[:, _CONTENT].tolist())
 
     def outermost(self, region: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """The rows whose element lies strictly inside ``region``, anchor too, and inside no other such
@@ -186,6 +193,16 @@ class _PageParts:
         before = np.concatenate(([0], reach[:-1])) - self.base - 1  # the last end of an earlier row of the group
         rows = np.flatnonzero(within & (self.element > before))
         return self.key[rows], self.element[rows]
+
+    def labelled(self, elements: Iterable[int]) -> tuple[int, int]:
+        """The characters labelled boilerplate and content in the subtrees of ``elements`` (disjoint):
+        the two columns of ``totals(elements).sum(axis=0)``."""
+        end, boilerplate, content = self.end_list, self.boilerplate_list, self.content_list
+        rejected = kept = 0
+        for i in elements:
+            rejected += boilerplate[end[i] + 1] - boilerplate[i]
+            kept += content[end[i] + 1] - content[i]
+        return rejected, kept
 
     def totals(self, elements: np.ndarray) -> np.ndarray:
         """Each column of ``sums`` over each element's subtree."""
@@ -463,20 +480,21 @@ class _Judge:
         """The share of the text labelled content that the regions hold."""
         kept = found = 0
         for page_parts, region in zip(self.parts.pages, regions):
-            kept += int(page_parts.totals(np.asarray(region, dtype=np.int64))[:, _CONTENT].sum())
-            found += int(page_parts.sums[-1, _CONTENT])
+            kept += page_parts.labelled(region)[1]
+            found += page_parts.content_list[-1]
         return kept / found if found else 0.0
 
     def agreement(self, regions: Sequence[Sequence[int]], cut: Sequence[set[int]] = ()) -> float:
         """F1 over characters of the regions (less what ``cut`` removes) against the text labelled content."""
         kept = rejected = found = 0
         for k, (page_parts, region) in enumerate(zip(self.parts.pages, regions)):
-            held = page_parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
+            boilerplate, content = page_parts.labelled(region)
             if cut and cut[k]:
-                held -= page_parts.totals(np.fromiter(cut[k], dtype=np.int64, count=len(cut[k]))).sum(axis=0)
-            kept += int(held[_CONTENT])
-            rejected += int(held[_BOILERPLATE])
-            found += int(page_parts.sums[-1, _CONTENT])
+                cut_boilerplate, cut_content = page_parts.labelled(cut[k])
+                boilerplate, content = boilerplate - cut_boilerplate, content - cut_content
+            kept += content
+            rejected += boilerplate
+            found += page_parts.content_list[-1]
         if kept <= 0:
             return 0.0
         precision, recall = kept / (kept + rejected), kept / found

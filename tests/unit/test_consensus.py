@@ -389,6 +389,23 @@ def test_parts_inside_a_region_are_each_keys_outermost_matches() -> None:
         assert found == sorted(expected), index.elements[node].tag
 
 
+def test_the_labelled_characters_of_elements_are_their_totals() -> None:
+    # _PageParts.labelled, read from lists for the few elements a judged region holds, against the arrays' sums.
+    html = ("<html><body><div id='main'><h1>Harbour crane strike ends</h1><p>Dock workers returned on Monday.</p>"
+            "<div class='box'><p>Share this</p><p>Most read</p></div></div><p>Copyright the Courier</p></body></html>")
+    index = index_page(etree.fromstring(html, etree.HTMLParser()).find("body"))
+    page = score_page(index, tfidf_keywords(["harbour crane dock workers"], k=5)[0])
+    texts = [e for e in index.elements if e.tag in ("h1", "p")]
+    labels = PageLabels(tuple(e.text for e in texts), tuple(texts), tuple(e.tag == "h1" or "Dock" in e.text for e in texts))
+    parts = _PageParts.of(page, labels, {})
+    chosen = [[node] for node in range(len(index.elements))] + [[], [3, 5, 6], [1, 7]]
+    for elements in chosen:
+        totals = parts.totals(np.asarray(elements, dtype=np.int64)).sum(axis=0)
+        assert parts.labelled(elements) == (int(totals[0]), int(totals[1]))
+    assert parts.labelled([0]) == (len("Share this") + len("Most read") + len("Copyright the Courier"),
+                                   len("Harbour crane strike ends") + len("Dock workers returned on Monday."))
+
+
 def _up(index: PageIndex, i: int, steps: int) -> int:
     for _ in range(steps):
         i = index.parent[i]
