@@ -201,7 +201,15 @@ def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> 
             return None
         spans = _inside(page, region)
         present: dict[str, int] = {}
-        for key, nodes in single_steps(page.index):
+        # A key must be present on every page: past the first, only the keys still in the running are
+        # looked at (a few, where the first page has a third of its thousands of keys).
+        if page is pages[0]:
+            steps = single_steps(page.index)
+        elif not totals:
+            continue
+        else:
+            steps = [(key, nodes) for key in totals if (nodes := page.index.keys.get(key)) is not None]
+        for key, nodes in steps:
             # Key lists are in document order, and so are the spans: the elements inside, in order.
             found = page.index.outermost([i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]])
             if found:
