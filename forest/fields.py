@@ -97,7 +97,7 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]], indexes: Se
         for k, (root, meta) in enumerate(samples):
             value = _value(meta, name)
             if value:
-                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, read))
+                body = bodies[k] if k in bodies else bodies.setdefault(k, _Body.of(root, read, indexes[k] if indexes is not None else None))
                 pages.append((root, _matches(body, name, value)))
                 if indexes is not None and k not in selections:
                     selections[k] = _Selection(root, indexes[k])
@@ -347,8 +347,10 @@ class _Body:
 
     __slots__ = ("elements", "_sizes", "_raw", "_texts", "_words", "_text_words", "_names", "_days")
 
-    def __init__(self, body: etree._Element | None, read: _Read | None = None) -> None:
-        self.elements: list[etree._Element] = list(body.iter(etree.Element)) if body is not None else []
+    def __init__(self, body: etree._Element | None, read: _Read | None = None, elements: list[etree._Element] | None = None) -> None:
+        """:param elements: the body's elements in document order, where the caller has them listed (not copied)."""
+        self.elements: list[etree._Element] = (elements if elements is not None else list(body.iter(etree.Element))
+                                               if body is not None else [])
         self._sizes: list[int] | None = None  # each element's characters of text, spaces aside
         self._raw: dict[etree._Element, str] = {}  # short elements' texts as itertext joins them
         self._texts: dict[etree._Element, str] = {}
@@ -357,9 +359,12 @@ class _Body:
         self._text_words, self._names, self._days = read.words, read.names, read.days
 
     @classmethod
-    def of(cls, root: etree._Element, read: _Read | None = None) -> _Body:
-        """The body of ``root``; ``read``: what is read of each text, shared by the pages of a sample."""
-        return cls(root.find("body"), read)
+    def of(cls, root: etree._Element, read: _Read | None = None, index: PageIndex | None = None) -> _Body:
+        """The body of ``root``; ``read``: what is read of each text, shared by the pages of a sample; ``index``:
+        the page index of that body, whose elements are the body's in document order (learning's: not listed again)."""
+        body = root.find("body")
+        listed = index is not None and body is not None and bool(index.elements) and index.elements[0] is body
+        return cls(body, read, index.elements if listed and index is not None else None)
 
     def short(self, limit: float) -> list[etree._Element]:
         """The elements with some text but at most ``limit`` characters of it (spaces aside), in document order.

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from dataset_pages import dataset_pages, roots
-from forest.fields import _keys, _Selection, learn_fields
+from forest.fields import _Body, _keys, _Selection, learn_fields
 from forest.html import parse_html
 from forest.learning._inline import unnamed_classes
 from forest.learning.index import page_index
@@ -153,3 +153,16 @@ def test_a_candidate_no_xpath_can_hold_is_skipped() -> None:
     samples = [(parse_html(html), Metadata(title="Council votes on the new bridge")) for _ in range(3)]
     indexes = [page_index(root.find("body")) for root, _ in samples]
     assert learn_fields(samples) == learn_fields(samples, indexes) == {"title": "//div[@id='story']"}
+
+
+def test_a_body_reads_its_elements_from_its_own_index_only() -> None:
+    # The field search's _Body takes the index's list of the body's elements (the same, in document order)
+    # instead of listing them again; another element's index (the head's) is not the body's.
+    root = parse_html("<html><head><title>T</title></head><body><div id='a'><p>one</p></div><p>two</p></body></html>")
+    body = root.find("body")
+    index = page_index(body)
+    assert index.elements == list(body.iter(etree.Element))
+    assert _Body.of(root, index=index).elements is index.elements
+    head_index = page_index(root.find("head"))
+    assert _Body.of(root, index=head_index).elements == _Body.of(root).elements == index.elements
+    assert _Body.of(root, index=head_index).elements is not head_index.elements
