@@ -53,7 +53,9 @@ def boilerplate_subpatterns(
     for k, (page, region) in enumerate(zip(pages, regions)):
         spans = [(node + 1, page.index.end[node] + 1) for node in region]
         for key, nodes in single_steps(page.index):
-            if page.index.elements[nodes[0]].tag not in KEPT_TAGS:
+            # The elements' tag is the step's (the index writes each key from its elements' tags): read
+            # from the key, not through an element's proxy, for each of a page's thousands of keys.
+            if key[2:].split("[", 1)[0] not in KEPT_TAGS:
                 # Key lists are in document order: bisect finds the part inside each region node.
                 within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
                 if within:
