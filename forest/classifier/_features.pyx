@@ -923,6 +923,8 @@ def with_tags(const double[:, ::1] numeric not None, const int64_t[::1] tag not 
     cdef Py_ssize_t rows = index.shape[0], levels = index.shape[1], width = numeric.shape[1]
     cdef Py_ssize_t columns = out.shape[2], n = numeric.shape[0], r, k, c
     cdef int64_t e
+    cdef float* at
+    cdef const double* values
     if out.shape[0] != rows or out.shape[1] != levels or tag.shape[0] != n:
         raise ValueError("the rows' arrays differ in shape")
     for r in range(rows):
@@ -932,15 +934,32 @@ def with_tags(const double[:, ::1] numeric not None, const int64_t[::1] tag not 
                 raise IndexError("a row's element is out of range")
             if not 0 <= tag[e] < columns - width:
                 raise IndexError("an element's tag column is out of range")
+    if rows == 0 or levels == 0 or columns == 0:
+        return
+    if out.strides[2] != sizeof(float):
+        with nogil:
+            for r in range(rows):
+                for k in range(levels):
+                    e = index[r, k]
+                    for c in range(width):
+                        out[r, k, c] = <float>numeric[e, c]
+                    for c in range(width, columns):
+                        out[r, k, c] = 0.0
+                    out[r, k, width + tag[e]] = 1.0
+        return
     with nogil:
         for r in range(rows):
             for k in range(levels):
                 e = index[r, k]
+                # A level's columns side by side (the features' rows): plain loops the compiler
+                # vectorizes, where each value's three strides were computed for every column.
+                at = &out[r, k, 0]
+                values = &numeric[e, 0] if width else NULL
                 for c in range(width):
-                    out[r, k, c] = <float>numeric[e, c]
+                    at[c] = <float>values[c]
                 for c in range(width, columns):
-                    out[r, k, c] = 0.0
-                out[r, k, width + tag[e]] = 1.0
+                    at[c] = 0.0
+                at[width + tag[e]] = 1.0
 
 
 def article_container_of(const uint8_t[::1] content not None, const int64_t[::1] owner not None,

@@ -413,6 +413,26 @@ def test_block_counts_read_each_blocks_text_and_links() -> None:
     assert block_counts(tree.blocks).tolist() == expected
 
 
+@pytest.mark.parametrize("step", [1, 2])
+def test_node_rows_with_tags_are_numpys_assignments(step: int) -> None:
+    # with_tags writes a level's columns as one run where they are side by side (the features' rows, step 1),
+    # value by value through the strides otherwise: both are numpy's fancy-indexed assignments, cast to float32.
+    rng = np.random.default_rng(7)
+    n, width, rows, levels = 40, 5, 23, 6
+    numeric = rng.normal(size=(n, width)) * 10.0 ** rng.integers(-8, 8, size=(n, width))
+    tag = rng.integers(0, N_TAGS, size=n).astype(np.int64)
+    index = rng.integers(0, n, size=(rows, levels)).astype(np.int64)
+    whole = np.full((rows, levels, (width + N_TAGS) * step), -7.0, dtype=np.float32)
+    out = whole[:, :, ::step]
+    with_tags(numeric, tag, index, out)
+    reference = np.zeros((rows, levels, width + N_TAGS), dtype=np.float32)
+    reference[:, :, :width] = numeric[index]
+    reference[np.arange(rows)[:, None], np.arange(levels)[None, :], width + tag[index]] = 1.0
+    assert np.array_equal(out, reference) and out.tobytes() == reference.tobytes()
+    if step == 2:
+        assert (whole[:, :, 1::2] == -7.0).all()  # the columns between are not written
+
+
 def test_bad_arguments_are_refused_not_read_out_of_bounds() -> None:
     element = etree.Element("p")
     columns, tokens = element_columns([element], ["p"], {}, _TAG_INDEX, N_TAGS - 1, 64, False)
