@@ -112,10 +112,28 @@ def learn_comments(
 
 def _rejected_shares(containers: Sequence[etree._Element], labels: PageLabels) -> dict[etree._Element, float]:
     """The share of each container's text that the classifier labels boilerplate."""
+    if not containers:
+        return {}  # most sample pages: no block's ancestors need be read
     rejected = dict.fromkeys(containers, 0)
     total = dict.fromkeys(containers, 0)
+    # Each element's innermost container, itself included (None outside every one), kept for the
+    # elements above a block: a page's blocks share their ancestors.
+    holders: dict[etree._Element, etree._Element | None] = {}
     for element, length, is_content in zip(labels.elements, labels.lengths, labels.content):
-        holder = next((e for e in (element, *element.iterancestors()) if e in total), None)
+        chain: list[etree._Element] = []
+        node: etree._Element | None = element
+        holder: etree._Element | None = None
+        while node is not None:
+            if node in total:
+                holder = node
+                break
+            if node in holders:
+                holder = holders[node]
+                break
+            chain.append(node)
+            node = node.getparent()
+        for node in chain:
+            holders[node] = holder
         if holder is not None:
             total[holder] += length
             rejected[holder] += 0 if is_content else length

@@ -15,7 +15,8 @@ from lxml import etree
 
 from forest.html import parse_html
 from forest.learning.boxes import _parts
-from forest.learning.consensus import _cut_steps, _steps_below_anchor
+from forest.learning.comments import _rejected_shares
+from forest.learning.consensus import PageLabels, _cut_steps, _steps_below_anchor
 from forest.learning.index import page_index
 from forest.classifier.blocks import walk
 from forest.learning._inline import inline_children
@@ -200,3 +201,28 @@ def test_a_regions_core_is_found_by_bisection_as_by_a_mask(htmls: list[str], dat
         covered = {i for lo, hi in _inside(page, region) for i in range(lo, hi)}
         assert covered == {j for node in region for j in range(node + 1, page.index.end[node] + 1)}
     assert core_step(scored, regions) == _core_step_by_mask(scored, regions)
+
+
+def _rejected_shares_by_walk(containers: list[etree._Element], labels: PageLabels) -> dict[etree._Element, float]:
+    """forest.learning.comments._rejected_shares as written with a walk up from every block."""
+    rejected = dict.fromkeys(containers, 0)
+    total = dict.fromkeys(containers, 0)
+    for element, length, is_content in zip(labels.elements, labels.lengths, labels.content):
+        holder = next((e for e in (element, *element.iterancestors()) if e in total), None)
+        if holder is not None:
+            total[holder] += length
+            rejected[holder] += 0 if is_content else length
+    return {element: rejected[element] / total[element] if total[element] else 0.0 for element in containers}
+
+
+@generated
+@given(pages, st.data())
+def test_a_containers_rejected_share_is_read_as_by_a_walk_up_from_each_block(page: str, data: st.DataObject) -> None:
+    elements = list(parse_html(page).iter(etree.Element))
+    # Any containers, nested or not, and any blocks, in or out of them (their owners repeat: a page's do).
+    containers = list(dict.fromkeys(data.draw(st.lists(st.sampled_from(elements), max_size=4))))
+    owners = data.draw(st.lists(st.sampled_from(elements), max_size=12))
+    lengths = data.draw(st.lists(st.integers(0, 50), min_size=len(owners), max_size=len(owners)))
+    content = data.draw(st.lists(st.booleans(), min_size=len(owners), max_size=len(owners)))
+    labels = PageLabels(tuple("x" * n for n in lengths), tuple(owners), tuple(content))
+    assert _rejected_shares(containers, labels) == _rejected_shares_by_walk(containers, labels)
