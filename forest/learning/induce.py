@@ -27,6 +27,7 @@ from forest.learning.comments import COMMENT_SECTIONS, CommentNamed, comments_na
 from forest.learning.page_fields import site_fields
 from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
+from forest.learning.hidden import hidden_parts
 from forest.learning.index import page_index
 from forest.learning._inline import inline_children
 from forest.learning._name import in_landmarks
@@ -223,6 +224,8 @@ class Inducer:
             # Comment sections by the web's convention, unless the site names parts of its articles so.
             if sample_regions and comments_named_so(sample_regions, exclusions, template):
                 exclusions.extend(xpath for xpath in COMMENT_SECTIONS if xpath not in exclusions)
+            # Text a browser does not render, which cold extraction never keeps (forest.learning.hidden).
+            exclusions.extend(step for step in hidden_parts(sample_regions) if step not in exclusions)
             # A table's header names its columns: a site whose articles hold the same kind of table
             # repeats it on every page, and it is the table's all the same, not the template's.
             template -= _table_headers(sample_regions)
