@@ -7,6 +7,7 @@ blocks such an element owns (forest.classifier.blocks.invisible); a wrapper's re
 all the same, so learning names them in the wrapper's exclusions, and extraction skips them as
 it skips the site's other boilerplate, inline ones (a ``<cite>`` in a photo's ``<div>``)
 included.  A site whose sample regions hide no text gets no such step, and pays nothing for it.
+Learning names them only on sites where it trusts the classifier (forest.learning.induce says why).
 """
 
 from __future__ import annotations

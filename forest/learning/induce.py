@@ -224,8 +224,12 @@ class Inducer:
             # Comment sections by the web's convention, unless the site names parts of its articles so.
             if sample_regions and comments_named_so(sample_regions, exclusions, template):
                 exclusions.extend(xpath for xpath in COMMENT_SECTIONS if xpath not in exclusions)
-            # Text a browser does not render, which cold extraction never keeps (forest.learning.hidden).
-            exclusions.extend(step for step in hidden_parts(sample_regions) if step not in exclusions)
+            # Text a browser does not render is not an article's (forest.learning.hidden).  Not where
+            # the classifier contradicts J x U: an item page's scripts show its hidden panels (a
+            # product's variants, a listing's filters), and the region keeps them as it keeps the
+            # item's specifications (re-measure: `forest eval --split dev --systems forest`).
+            if agrees:
+                exclusions.extend(step for step in hidden_parts(sample_regions) if step not in exclusions)
             # A table's header names its columns: a site whose articles hold the same kind of table
             # repeats it on every page, and it is the table's all the same, not the template's.
             template -= _table_headers(sample_regions)
