@@ -80,13 +80,16 @@ _TIME_OF_DAY = re.compile(r"\d:\d\d|\d\s*hrs", re.IGNORECASE)
 _DATE_CHARS = 40
 # Words that say the date after them is the publication's ("Posted on", "Published:"), wherever the
 # page prints them: a blog's footer line under the post ("Posted on the 15/12/2025 at 19:00 by ...").
+# Between those words and the date: punctuation and spaces, a no-break space among them, also as a
+# page served in the wrong charset prints it ("Published:Ã‚Â Thursday, January 17, 2008").
+_GAP = r"(?:\W|Ã‚Â|Â){0,3}"
 _POSTED_WORDS = re.compile(r"\b(?:posted|published|publication date|publié|veröffentlicht|pubblicato|publicado)"
-                     r"\b(?:\W{0,3}(?:on|the|le|am|el|il|em|in)\b)*\W{0,3}", re.IGNORECASE)
+                     rf"\b(?:{_GAP}(?:on|the|le|am|el|il|em|in)\b)*{_GAP}", re.IGNORECASE)
 # Each of those words but its first letter (upper or lower case), found by str.find.
 _POSTED_STEMS = ("osted", "ublished", "ublication date", "ublié", "eröffentlicht", "ubblicato", "ublicado", "OSTED", "UBLISHED")
 # An update's line ("Last Updated: Tuesday, 4 December 2007, 17:04 GMT", BBC's dateline), read as the
 # publication's on a page with no <h1> that prints no "Posted on" line (see _date).
-_UPDATED_WORDS = re.compile(r"\b(?:last updated|updated|last modified|page updated)\b\W{0,3}(?:on\b\W{0,3})?", re.IGNORECASE)
+_UPDATED_WORDS = re.compile(rf"\b(?:last updated|updated|last modified|page updated)\b{_GAP}(?:on\b{_GAP})?", re.IGNORECASE)
 _UPDATED_STEMS = ("pdated", "odified", "PDATED")
 # 12/28/2005 or 28/12/2005: month first on American English pages, else day first (unless a number over 12 says).
 _SLASHED = re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")

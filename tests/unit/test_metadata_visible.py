@@ -381,3 +381,11 @@ def test_an_update_line_dates_a_page_without_h1_but_not_a_service_page() -> None
 )
 def test_a_two_digit_year_is_read_before_a_time_only(text: str, lang: str, found: list[date]) -> None:
     assert [day for day, _, _ in written_dates(text, lang)] == found
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u00c2\u00a0", "\u00c3\u201a\u00c2\u00a0"])
+def test_a_no_break_space_in_the_wrong_charset_still_opens_the_posted_date(space: str) -> None:
+    # A page served in another charset than it was written in prints its no-break space as "Â " or,
+    # decoded twice, "Ã‚Â " (a Canadian newspaper's "Published:Ã‚Â Thursday, January 17, 2008").
+    footer = f"<div class='sign'><span>Published:{space}Thursday, January 17, 2008</span></div>"
+    assert _fields(_page("Volunteers clear the orchard path", "", after=ARTICLE * 12 + footer))["date"] == "2008-01-17"
