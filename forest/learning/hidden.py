@@ -40,9 +40,9 @@ def hidden_parts(regions: Sequence[Sequence[etree._Element]]) -> list[str]:
                     step = "//*[@hidden]"
                 else:
                     found = NOT_RENDERED.search(element.get("style") or "")
-                    # The match is letters, a colon and spaces: quoted as it is.
                     if found is None:
                         continue
+                    # The match is letters, a colon and spaces: an XPath string as it is.
                     step = f"//*[contains(@style, '{found.group(0)}')]"
                 if step not in steps:
                     steps.append(step)
