@@ -79,6 +79,25 @@ cdef double _pairwise(const double* a, Py_ssize_t n) noexcept nogil:
     return _pairwise(a, half) + _pairwise(a + half, n - half)
 
 
+cdef inline void _descend(const row_t** rows, int32_t* at, Py_ssize_t nb, int max_depth,
+                          const Node32* nodes32, const Node64* nodes64) noexcept nogil:
+    """Walk ``nb`` rows down one tree, ``max_depth`` steps each, from the nodes in ``at``: the rows
+    one step at a time, as the lockstep walk does (a leaf is its own child), so that the CPU overlaps
+    the rows' independent reads."""
+    cdef int d
+    cdef Py_ssize_t b
+    cdef const Node32* at32
+    cdef const Node64* at64
+    for d in range(max_depth):
+        for b in range(nb):
+            if row_t is float:
+                at32 = &nodes32[at[b]]
+                at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
+            else:
+                at64 = &nodes64[at[b]]
+                at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
+
+
 def leaf_sums(
     const row_t[:, ::1] dense,
     const hashed_t[::1] data,
@@ -105,11 +124,8 @@ def leaf_sums(
     cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
     cdef Py_ssize_t row, t, k, node, column, n_columns = position.shape[0]
     cdef bint sparse = indptr.shape[0] > 0
-    cdef int d
     cdef const Node32* nodes32 = NULL
     cdef const Node64* nodes64 = NULL
-    cdef const Node32* at32
-    cdef const Node64* at64
     if row_t is float:
         if packed.shape[0] % sizeof(Node32):
             raise ValueError("packed nodes are not Node32 records")
@@ -178,27 +194,11 @@ def leaf_sums(
                     root = <int32_t>roots[t]
                     for b in range(nb):
                         at[b] = root
-                    # The block's rows one step at a time, as the lockstep walk does (a leaf is its own
-                    # child): the rows' steps are independent, so the CPU overlaps their reads.  A whole
-                    # block's loop has a constant count, which the compiler unrolls.
+                    # A whole block's count is a constant where _descend is inlined: the compiler unrolls it.
                     if nb == BLOCK:
-                        for d in range(max_depth):
-                            for b in range(BLOCK):
-                                if row_t is float:
-                                    at32 = &nodes32[at[b]]
-                                    at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
-                                else:
-                                    at64 = &nodes64[at[b]]
-                                    at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
+                        _descend(rows, at, BLOCK, max_depth, nodes32, nodes64)
                     else:
-                        for d in range(max_depth):
-                            for b in range(nb):
-                                if row_t is float:
-                                    at32 = &nodes32[at[b]]
-                                    at[b] = at32.child[rows[b][at32.feature] <= at32.threshold]
-                                else:
-                                    at64 = &nodes64[at[b]]
-                                    at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
+                        _descend(rows, at, nb, max_depth, nodes32, nodes64)
                     for b in range(nb):
                         leaves[b * n_trees + t] = value[at[b]]
                 for b in range(nb):
