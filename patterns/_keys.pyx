@@ -9,6 +9,9 @@ learning lists them for every sample page, thousands of keys each, and the Pytho
 (behind an lru_cache) cost as much as a page's index walk.
 """
 
+from libc.stdlib cimport malloc, free
+
+
 cdef bint _single(str key) noexcept:
     cdef Py_ssize_t n = len(key), i
     cdef Py_UCS4 c, last = 0
@@ -68,4 +71,66 @@ def keys_holding(dict keys, set wanted, Py_ssize_t n):
             if marked[v]:
                 found.append(key)
                 break
+    return found
+
+
+cdef Py_ssize_t _bisect(list nodes, Py_ssize_t value, Py_ssize_t lo) except -1:
+    # bisect.bisect_left(nodes, value, lo): nodes hold ints in ascending order.
+    cdef Py_ssize_t hi = len(nodes), mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if <Py_ssize_t>nodes[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def keys_within(list single, list spans, list end):
+    """``[(key, elements)]`` for each ``(key, nodes)`` of ``single`` (patterns.refine.single_steps') with elements
+    in ``spans`` (``(lo, hi)`` ranges of the document order), in the keys' order: those of
+    its elements, outermost (``PageIndex.outermost`` by ``end``, each element's subtree end).  Its reference is
+    the Python loop (tests/learning/test_single_steps.py): a region's cut and the template's boxes ran it
+    over every sample page's thousands of keys, a bisection per key and region node.
+    """
+    cdef list found = [], nodes, within
+    cdef Py_ssize_t n_spans = len(spans), s, lo, hi, at, stop, i, last_end, first, last, least, most
+    cdef Py_ssize_t* bounds
+    if n_spans == 0:
+        return found
+    bounds = <Py_ssize_t*>malloc(2 * n_spans * sizeof(Py_ssize_t))
+    if bounds is NULL:
+        raise MemoryError()
+    try:
+        least, most = spans[0]
+        for s in range(n_spans):
+            lo, hi = spans[s]
+            bounds[2 * s] = lo
+            bounds[2 * s + 1] = hi
+            least, most = min(least, lo), max(most, hi)
+        for key, elements in single:
+            nodes = <list?>elements
+            if not nodes:
+                continue
+            first = <Py_ssize_t>nodes[0]
+            last = <Py_ssize_t>nodes[len(nodes) - 1]
+            if last < least or first >= most:
+                continue  # every element before the first span or past the last: most keys of a page
+            within = None
+            last_end = -1
+            for s in range(n_spans):
+                at = _bisect(nodes, bounds[2 * s], 0)
+                stop = _bisect(nodes, bounds[2 * s + 1], at)
+                while at < stop:
+                    i = <Py_ssize_t>nodes[at]
+                    if i > last_end:
+                        if within is None:
+                            within = []
+                        within.append(nodes[at])
+                        last_end = <Py_ssize_t>end[i]
+                    at += 1
+            if within is not None:
+                found.append((key, within))
+    finally:
+        free(bounds)
     return found

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ import numpy as np
 # asked of every key of every sample page, several times per learning); its reference, the Python
 # expression, is in tests/learning/test_single_steps.py.
 from patterns._keys import is_single_step as is_single_step
-from patterns._keys import single_step_keys
+from patterns._keys import keys_within, single_step_keys
 from patterns.dom import PageIndex
 from patterns.ranking import ScoredPage
 from patterns.scoring import informativeness, jeffreys_densities
@@ -52,14 +51,13 @@ def boilerplate_subpatterns(
     placed: dict[str, list[list[int]]] = {}
     for k, (page, region) in enumerate(zip(pages, regions)):
         spans = [(node + 1, page.index.end[node] + 1) for node in region]
-        for key, nodes in single_steps(page.index):
+        # Each key's outermost elements inside the region's nodes, found in C (patterns/_keys.pyx: bisection in
+        # the key's list, in document order; its reference, the Python loop, is in tests/learning/test_single_steps.py).
+        for key, within in keys_within(single_steps(page.index), spans, page.index.end):
             # The elements' tag is the step's (the index writes each key from its elements' tags): read
             # from the key, not through an element's proxy, for each of a page's thousands of keys.
             if key[2:].split("[", 1)[0] not in KEPT_TAGS:
-                # Key lists are in document order: bisect finds the part inside each region node.
-                within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
-                if within:
-                    placed.setdefault(key, [[] for _ in pages])[k] = page.index.outermost(within)
+                placed.setdefault(key, [[] for _ in pages])[k] = within
     candidates = sorted(key for key, per_page in placed.items() if sum(1 for f in per_page if f) >= min(2, len(pages)))
     if not candidates:
         return []
@@ -211,11 +209,9 @@ def core_step(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> 
             continue
         else:
             steps = [(key, nodes) for key in totals if (nodes := page.index.keys.get(key)) is not None]
-        for key, nodes in steps:
-            # Key lists are in document order, and so are the spans: the elements inside, in order.
-            found = page.index.outermost([i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]])
-            if found:
-                present[key] = sum(page.x[i] for i in found)
+        # Each key's outermost elements inside, in C (patterns/_keys.pyx; the spans are sorted and disjoint).
+        for key, found in keys_within(steps, spans, page.index.end):
+            present[key] = sum(page.x[i] for i in found)
         for key in list(totals):
             if key not in present:
                 del totals[key]

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from forest.learning.consensus import MAX_CUT_SHARE, MIN_PAGES
 from patterns.ranking import ScoredPage
+from patterns._keys import keys_within
 from patterns.refine import KEPT_TAGS, single_steps
 from patterns.scoring import jeffreys_density
 from patterns.text import text_blocks
@@ -158,7 +159,7 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
     """Per attributed key (one exact step), its outermost elements inside the region's nodes (``inside``)
     or among them, with their keywords and terms; parts that hold code are never boxes."""
     index = page.index
-    # Key lists are in document order: bisect finds each key's elements in each region node.
+    # The region's nodes' subtrees (``inside``) or the nodes themselves, as ranges of the document order.
     spans = [(node + 1, index.end[node] + 1) if inside else (node, node + 1) for node in region]
     region_x, region_n = sum(page.x[i] for i in region), sum(page.n[i] for i in region)
     # The page's <pre> and <code> elements, in document order (their tag keys): a part holds code when
@@ -170,13 +171,11 @@ def _parts(page: ScoredPage, region: Sequence[int], *, inside: bool) -> dict[str
         return at < len(listings) and listings[at] <= index.end[i]
 
     found: dict[str, _Part] = {}
-    for key, nodes in single_steps(index):
+    # Each key's outermost elements in the spans, found in C (patterns/_keys.pyx; its reference, the
+    # Python loop of bisections, is in tests/learning/test_single_steps.py).
+    for key, within in keys_within(single_steps(index), spans, index.end):
         if "[@" not in key or "contains(" in key:  # one step with an exact attribute value (//div[@class='author-bio'])
             continue
-        within = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
-        if not within:
-            continue
-        within = index.outermost(within)
         if index.elements[within[0]].tag in KEPT_TAGS or any(map(holds_code, within)):
             continue
         found[key] = _Part(page, tuple(within), sum(page.x[i] for i in within), sum(page.n[i] for i in within), region_x, region_n)

@@ -2,7 +2,8 @@
 they stand for: the same keys, elements and order, listed again when a key is added to the index.  The test
 itself (patterns.refine.is_single_step, in C: patterns/_keys.pyx) against its reference, the Python
 expression it replaced, on generated keys and every key of a fixed sample of the shared datasets' pages.  Ranking's
-keys holding a candidate node (patterns._keys.keys_holding) against the filter it stands for, alike."""
+keys holding a candidate node (patterns._keys.keys_holding) against the filter it stands for, alike, and the keys'
+outermost elements inside a region (patterns._keys.keys_within) against the loop of bisections it stands for."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from forest.learning.containers import _name_parents
 from forest.learning.index import page_index
 from keywords.model import Keywords
 from patterns.ranking import score_page
-from patterns._keys import keys_holding, single_step_keys
+from bisect import bisect_left
+
+from patterns._keys import keys_holding, keys_within, single_step_keys
+from patterns.dom import PageIndex
 from patterns.ranking import candidate_nodes
 from patterns.refine import is_single_step, single_steps
 
@@ -81,6 +85,10 @@ def test_every_key_of_a_sample_of_the_datasets_answers_as_the_reference() -> Non
             page = score_page(index, Keywords(some, (1.0,) * len(some), "tfidf"))
             wanted = candidate_nodes(page)
             assert keys_holding(index.keys, wanted, len(index.elements)) == holding(index.keys, wanted)
+            # Inside the largest candidate's subtree, and among the candidates themselves (the region's cut, the boxes).
+            region = index.outermost(sorted(wanted))
+            for spans in ([(node + 1, index.end[node] + 1) for node in region], [(node, node + 1) for node in region]):
+                assert keys_within(single_step_keys(index.keys), spans, index.end) == within(single_step_keys(index.keys), spans, index)
             checked += 1
     assert checked > 0
 
@@ -101,3 +109,26 @@ def test_a_position_outside_the_index_is_refused() -> None:
         keys_holding({"//p": [0]}, {10}, 10)
     with pytest.raises(ValueError):
         keys_holding({"//p": [3, 10]}, {1}, 10)
+
+
+def within(single: list[tuple[str, list[int]]], spans: list[tuple[int, int]], index: PageIndex) -> list[tuple[str, list[int]]]:
+    """patterns._keys.keys_within's reference: the region's cut's and the boxes' loop as it was written in Python."""
+    found = []
+    for key, nodes in single:
+        inside = [i for lo, hi in spans for i in nodes[bisect_left(nodes, lo) : bisect_left(nodes, hi)]]
+        if inside:
+            found.append((key, index.outermost(inside)))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=31).map(lambda ends: [max(i, min(e, 30)) for i, e in enumerate(ends)]),
+       st.lists(st.tuples(st.text(max_size=2), st.sets(st.integers(0, 30), max_size=6).map(sorted)), max_size=6),
+       st.lists(st.tuples(st.integers(0, 32), st.integers(0, 32)), max_size=4))
+def test_the_keys_within_spans_are_the_reference_s(end: list[int], single: list[tuple[str, list[int]]],
+                                                   spans: list[tuple[int, int]]) -> None:
+    # Subtree ends of any shape, spans in any order, overlapping or empty: the same answer as the loop.
+    n = len(end)
+    single = [(key, [i for i in nodes if i < n]) for key, nodes in single]
+    index = PageIndex([None] * n, [-1] * n, end, [0] * n, [[] for _ in range(n)])  # type: ignore[list-item]
+    assert keys_within(single, spans, end) == within(single, spans, index)
