@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from forest.html import parse_html
-from forest.titles import headline_of, learn_affixes, strip_affixes
+from forest.titles import headline_of, learn_affixes, strip_affixes, title_parts
 from forest.wrapper import Wrapper
 from patterns.model import Pattern
 
@@ -50,3 +51,28 @@ def test_affixes_and_comments_round_trip_and_old_records_read() -> None:
     old = wrapper.to_dict()
     del old["title_affixes"], old["comments"]
     assert (Wrapper.from_dict(old).title_affixes, Wrapper.from_dict(old).comments) == (("", ""), "")
+
+
+def _reference_title_parts(title: str) -> list[str]:
+    # title_parts as written before its parts were tested by a pattern: a count of str.isalnum() characters.
+    from forest.titles import _CUTS
+
+    title = " ".join(title.split())
+    cuts = list(_CUTS.finditer(title))
+    parts = [title[: m.start()].strip() for m in cuts] + [title[m.end():].strip() for m in cuts]
+    return [p for p in dict.fromkeys([title, *parts]) if sum(c.isalnum() for c in p) >= 3]
+
+
+_TITLE_CHARS = st.one_of(
+    st.sampled_from(list("ab1_ -|:/·—–»\t²½ⅷ٣éß中!.'")),  # separators, '_', digits and letters of other scripts
+    st.characters(codec="utf-8"),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(_TITLE_CHARS, max_size=40))
+def test_three_alnum_is_isalnum_count(text: str) -> None:
+    from forest.titles import _THREE_ALNUM
+
+    assert (_THREE_ALNUM.search(text) is not None) == (sum(c.isalnum() for c in text) >= 3)
+    assert title_parts(text) == _reference_title_parts(text)
