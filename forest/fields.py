@@ -28,7 +28,7 @@ from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, i
 from forest.titles import strip_site_name, title_parts
 from forest.xpaths import compiled
 from keywords.model import Metadata
-from patterns.dom import ANCHOR_DISTANCE, PageIndex, element_anchors, element_steps
+from patterns.dom import _XPATH_NAME, ANCHOR_DISTANCE, PageIndex, element_anchors, element_steps
 
 FIELDS = ("title", "author", "date")
 # A field's pattern must select the right element on at least this share of the
@@ -496,11 +496,16 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], sele
     :param selections: per page, its index's answer for what a key selects (:class:`_Selection`), or None
         (or none given): the XPath is evaluated over the page.
     """
-    candidates = dict.fromkeys(key for _, found in pages for element in found for key in _keys(element))
+    # Each candidate, and whether every tag of its path is one the page indexes name (patterns.dom._XPATH_NAME).
+    candidates: dict[str, bool] = {}
+    for _, found in pages:
+        for element in found:
+            for key, named in _named_keys(element):
+                candidates.setdefault(key, named)
     matched = [set(found) for _, found in pages]
     needed = max(1, math.ceil(MIN_FIELD_SUPPORT * len(pages)))
     best: tuple[tuple[int, int, int, int], str] | None = None
-    for key in candidates:
+    for key, named in candidates.items():
         shape = (int("@" in key), -len(key))
         if best is not None and (len(pages), len(pages), *shape) <= best[0]:
             continue  # right and single on every page, it still ranks no higher than the best: not compiled
@@ -514,7 +519,7 @@ def _best_key(pages: Sequence[tuple[etree._Element, list[etree._Element]]], sele
             if right + left < needed or (best is not None and (right + left, single + left, *shape) <= best[0]):
                 break  # right and single on every page left, it still ranks no higher than the best or is too rare (learning time)
             selection = selections[k] if k < len(selections) else None
-            selected = selection.first(key) if selection is not None else None
+            selected = selection.first(key, named) if selection is not None else None
             if selected is None:
                 xpath = xpath or _compiled_key(key)
                 if xpath is None:
@@ -582,8 +587,15 @@ class _Selection:
         self._own = frozenset({f"//{root.tag}", *(f"//{step}" for step in element_steps(root))})
         self._unnamed = unnamed_classes(root)
 
-    def first(self, key: str) -> list[etree._Element] | None:
-        """The first two elements ``key`` selects (fewer where it selects fewer), or None where the index cannot tell."""
+    def first(self, key: str, named: bool = False) -> list[etree._Element] | None:
+        """The first two elements ``key`` selects (fewer where it selects fewer), or None where the index cannot tell.
+
+        :param named: whether every tag of the key's path is one the indexes name (:func:`_named_keys`): a key
+            no indexed element holds then selects none, where it was evaluated over the whole page (a key of
+            another sample page's element, a third of the field search's keys).  The indexes name every
+            element by each key :func:`_keys` spells for it (the same steps, and the same anchors up to
+            ANCHOR_DISTANCE), so the XPath selects no element the indexes do not list under that key.
+        """
         if not self._indexes or key in self._own:
             return None
         token = None
@@ -609,24 +621,32 @@ class _Selection:
                 found.append(element)
                 if len(found) == 2:
                     return found
-        return found if known else None
+        return found if known or named else None
 
 
 def _keys(element: etree._Element) -> Iterator[str]:
     """XPaths describing ``element`` as patterns.dom describes nodes: by tag, by its own
     identifying attributes, and by a path from a close ancestor that has some."""
+    return (key for key, _ in _named_keys(element))
+
+
+def _named_keys(element: etree._Element) -> Iterator[tuple[str, bool]]:
+    """:func:`_keys`, each with whether every tag of its path is one a page index names (patterns.dom._XPATH_NAME:
+    a step exists only for such a tag, and the index names no element through another)."""
     tag = element.tag
-    yield f"//{tag}"
+    named = isinstance(tag, str) and _XPATH_NAME.match(tag) is not None
+    yield f"//{tag}", named
     for step in element_steps(element):
-        yield f"//{step}"
+        yield f"//{step}", named
     path = tag
     ancestor = element.getparent()
     for _ in range(ANCHOR_DISTANCE):
         if ancestor is None or ancestor.tag in ("body", "html"):
             break
         for step in element_anchors(ancestor):
-            yield f"//{step}/{path}"
+            yield f"//{step}/{path}", named
         path = f"{ancestor.tag}/{path}"
+        named = named and isinstance(ancestor.tag, str) and _XPATH_NAME.match(ancestor.tag) is not None
         ancestor = ancestor.getparent()
 
 

@@ -1,7 +1,8 @@
 """The field search's candidates read from the page index (forest.fields._Selection) against their reference,
 the candidate's XPath evaluated over the page: the same first two elements wherever the index answers, on
 generated and hand-made pages (a head stating what the body does, class values split by spaces XPath does
-not collapse) and on a fixed sample of every shared dataset's pages (``-m bench``: all of them)."""
+not collapse) and on a fixed sample of every shared dataset's pages (``-m bench``: all of them).  A key of another
+page's element that no indexed element holds selects nothing (where its path's tags are all ones the index names)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from dataset_pages import dataset_pages, roots
-from forest.fields import _Body, _keys, _Selection, learn_fields
+from forest.fields import _Body, _keys, _named_keys, _Selection, learn_fields
 from forest.html import parse_html
 from forest.learning._inline import unnamed_classes
 from forest.learning.index import page_index
@@ -37,34 +38,41 @@ pages = st.builds(lambda head, parts: f"<html>{head}<body class='a'>{''.join(par
                   st.sampled_from(HEADS), st.lists(fragments, min_size=1, max_size=4))
 
 
-def check(root: etree._Element, limit: int = 0) -> tuple[int, int]:
-    """Every key of every body element (the first ``limit`` elements; 0: all), by the index and by XPath:
-    how many the index answered, and how many keys were asked."""
+def check(root: etree._Element, limit: int = 0, others: tuple[etree._Element, ...] = ()) -> tuple[int, int]:
+    """Every key of every body element of ``root`` and of ``others`` (other pages; the first ``limit`` elements
+    of each; 0: all), by the index and by XPath over ``root``: how many the index answered, and how many keys were asked."""
     body = root.find("body")
     selection = _Selection(root, page_index(body))
     answered = asked = 0
-    elements = list(body.iter(etree.Element))
-    for element in elements[:limit] if limit else elements:
-        for key in _keys(element):
-            asked += 1
-            found = selection.first(key)
-            if found is None:
-                continue
-            answered += 1
-            try:
-                compiled = etree.XPath(key)
-            except (etree.XPathError, ValueError):  # _best_key compiles first and skips such a key (a control character)
-                continue
-            result = compiled(root)
-            assert isinstance(result, list)
-            assert found == [e for e in result if isinstance(e, etree._Element)][:2], key
+    for page in (root, *others):
+        found_body = page.find("body")
+        elements = list(found_body.iter(etree.Element)) if found_body is not None else []
+        for element in elements[:limit] if limit else elements:
+            for key, named in _named_keys(element):
+                answered += _checked(root, selection, key, named)
+                asked += 1
     return answered, asked
 
 
+def _checked(root: etree._Element, selection: _Selection, key: str, named: bool) -> int:
+    """1 where the index answers for ``key`` (then as the XPath does), else 0."""
+    found = selection.first(key, named)
+    if found is None:
+        return 0
+    try:
+        compiled = etree.XPath(key)
+    except (etree.XPathError, ValueError):  # _best_key compiles first and skips such a key (a control character)
+        return 1
+    result = compiled(root)
+    assert isinstance(result, list)
+    assert found == [e for e in result if isinstance(e, etree._Element)][:2], key
+    return 1
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pages)
-def test_generated_pages_select_what_the_xpath_selects(page: str) -> None:
-    check(parse_html(page))
+@given(pages, pages)
+def test_generated_pages_select_what_the_xpath_selects(page: str, other: str) -> None:
+    check(parse_html(page), others=(parse_html(other),))
 
 
 def test_a_head_element_comes_first_and_a_no_break_space_is_no_xpath_space() -> None:
@@ -80,6 +88,10 @@ def test_a_head_element_comes_first_and_a_no_break_space_is_no_xpath_space() -> 
     assert selection.first("//div[@id='x']/span") == [body.find("div/span")]
     assert selection.first("//html") is None  # the root is in no index: the XPath decides
     assert selection.first("//nothing[@id='here']") is None
+    # Named by tags the index names, a key no indexed element holds selects nothing: XPath need not look.
+    assert selection.first("//nothing[@id='here']", named=True) == []
+    assert selection.first("//div[@id='x']/p", named=True) == [] == etree.XPath("//div[@id='x']/p")(root)
+    assert selection.first("//html", named=True) is None  # the root's own keys are in no index still
     # A class patterns.dom names by no step (over 120 characters) has no token key: its tokens are the XPath's.
     long = parse_html(f"<html><body><p class='a {'x' * 120}'>one</p><p class='a'>two</p></body></html>")
     assert _Selection(long, page_index(long.find("body"))).first(token) is None
@@ -118,10 +130,23 @@ UNNAMED = etree.XPath("""descendant-or-self::*[string-length(@class) > 120 or (c
 
 def _check_pages(pages: list[str], limit: int) -> int:
     answered = 0
+    last: tuple[etree._Element, ...] = ()
     for root in roots(pages):
         assert set(UNNAMED(root)) <= set(unnamed_classes(root))  # type: ignore[arg-type]
-        answered += check(root, limit)[0]
+        answered += check(root, limit, others=last)[0]  # the keys of the page before too (another site's, mostly)
+        last = (root,)
     return answered
+
+
+def test_a_path_through_a_tag_the_index_cannot_name_is_left_to_the_xpath() -> None:
+    root = parse_html("<html><body><div id='a'><o:p><span>one</span></o:p></div></body></html>")
+    span = root.find(".//span")
+    keys = dict(_named_keys(span))
+    assert keys["//span"] and not keys["//div[@id='a']/o:p/span"]
+    other = parse_html("<html><body><div id='b'><span>two</span></div></body></html>")
+    selection = _Selection(other, page_index(other.find("body")))
+    assert selection.first("//div[@id='a']/o:p/span", keys["//div[@id='a']/o:p/span"]) is None
+    assert list(_keys(span)) == list(keys)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
