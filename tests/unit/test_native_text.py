@@ -197,6 +197,22 @@ def test_stopwords_hold_exactly_their_words(words: set[str], probes: list[str]) 
     assert [p in table for p in probes] == [p in words for p in probes]
 
 
+def test_the_shipped_stopwords_are_found_and_their_neighbours_are_not() -> None:
+    """The table at the shipped list's size (thousands of slots, most of whose home bits are clear): every
+    word is found, read as it is and in capitals through text_stats; a word with one letter changed, cut
+    or extended is found exactly when it is one of the list too."""
+    from keywords.stopwords import ALL_STOPWORDS
+
+    words = sorted(ALL_STOPWORDS)
+    table = Stopwords(ALL_STOPWORDS)
+    assert all(w in table for w in words)
+    probes = [p for w in words for p in (w[:-1], w + "s", "x" + w[1:], w[:1] + "q" + w[2:])]
+    assert [p in table for p in probes] == [p in ALL_STOPWORDS for p in probes]
+    latin1 = [w for w in words if all(ord(c) < 256 for c in w) and w.upper().lower() == w and len(w.upper()) == len(w)]
+    stats = text_stats([" ".join(latin1).upper(), " ".join(latin1)], table, text._ENDINGS)
+    assert stats[0, 4] == stats[1, 4] == len(latin1)
+
+
 # --- The reference of the text columns: numpy over the counts ----------------------------------
 
 
