@@ -121,11 +121,15 @@ class Ranked:
 
 def evaluate(pages: Sequence[ScoredPage], xpath: str, scoring: str = "jxu") -> Ranked:
     """Score one pattern on every sample page (its region: the outermost matches)."""
+    return _evaluated(pages, xpath, [page.index.outermost(matches(page.index, xpath)) for page in pages], scoring)
+
+
+def _evaluated(pages: Sequence[ScoredPage], xpath: str, regions: Sequence[Sequence[int]], scoring: str) -> Ranked:
+    """:func:`evaluate`, each page's region (its outermost matches) given."""
     scores: list[float] = []
     terms: list[int] = []
     levels: list[int] = []
-    for page in pages:
-        nodes = page.index.outermost(matches(page.index, xpath))
+    for page, nodes in zip(pages, regions):
         scores.append(region_score(page, nodes, scoring) if nodes else 0.0)
         terms.append(sum(page.n[i] for i in nodes))
         levels.extend(page.index.depth[i] for i in nodes)
@@ -155,12 +159,13 @@ def rank(
     # With three pages or more, a description found on one page only is a per-page
     # accident (an id with the article number): not worth scoring everywhere.
     needed = 2 if len(pages) >= 3 else 1
-    keys = {
-        key
-        for key in keys
-        if sum(1 for page in pages if key in page.index.keys) >= needed and not _scattered(pages, key)
-    }
-    ranked = [evaluate(pages, key, scoring) for key in keys]
+    ranked: list[Ranked] = []
+    for key in keys:
+        if sum(1 for page in pages if key in page.index.keys) < needed:
+            continue
+        regions = _regions(pages, key)
+        if regions is not None:
+            ranked.append(_evaluated(pages, key, regions, scoring))
     # Each sample page casts one vote: scores are shares of the page's best region,
     # so a long page does not outvote four short ones.
     best = [max((r.page_scores[k] for r in ranked), default=0.0) or 1.0 for k in range(len(pages))]
@@ -188,19 +193,23 @@ def vote_score(ranked: Ranked, pages: Iterable[int], best: Sequence[float]) -> f
     return sum(ranked.page_scores[k] / best[k] for k in pages if best[k] > 0) * math.sqrt(ranked.pattern.level)
 
 
-def _scattered(pages: Sequence[ScoredPage], key: str) -> bool:
-    """Whether the pattern's matches on some page are not one node or a run of siblings.
+def _regions(pages: Sequence[ScoredPage], key: str) -> list[list[int]] | None:
+    """Each page's region under the pattern ``key`` (its outermost matches), or None where the
+    matches on some page are not one node or a run of siblings.
 
     Such a "region" is every span of the page, or the article plus every comment
     that shares a utility class (``clearfix``): J x U can rate the union highly, but
     it is no region and generalizes to no unseen page; it was the prototype's worst
-    failure.  (Re-measure: `forest eval --split dev --systems forest`.)
+    failure.  (Re-measure: `forest eval --split dev --systems forest`.)  The regions are
+    found once, for this test and for the pattern's score.
     """
+    regions = []
     for page in pages:
         nodes = page.index.outermost(page.index.keys.get(key, ()))
         if len(nodes) > 1 and len({page.index.parent[i] for i in nodes}) > 1:
-            return True
-    return False
+            return None
+        regions.append(nodes)
+    return regions
 
 
 def _matches(pages: Sequence[ScoredPage], xpath: str) -> int:
