@@ -400,7 +400,7 @@ def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[
         holds many blocks: its children are read once).
     """
     inline = {} if inline is None else inline
-    wanted = " ".join(text.split())
+    wanted: str | None = None  # the block's text as the children's are keyed, joined where a child is looked for
     holder = owner
     while True:
         children = inline.get(holder)
@@ -409,6 +409,10 @@ def _holder(owner: etree._Element, text: str, inline: dict[etree._Element, dict[
             # Its child elements but the block-level ones, with their text (natively: forest/learning/_inline.pyx).
             for raw, child in inline_children(holder, BLOCK_TAGS):
                 children.setdefault(" ".join(raw.split()), []).append(child)
+        if not children:
+            return holder  # most blocks' owners: a paragraph of text alone, a cell
+        if wanted is None:
+            wanted = " ".join(text.split())
         same = children.get(wanted, ())
         if len(same) != 1:
             return holder
