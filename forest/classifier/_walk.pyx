@@ -13,7 +13,7 @@ import under another lxml major.minor version (a one-line ForestError that says 
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISSPACE
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND, PyUnicode_4BYTE_KIND
 from libc.stdlib cimport realloc, free
-from libc.string cimport memcpy, strcmp
+from libc.string cimport memcpy, memset, strcmp
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uintptr_t
 
 cimport lxml.includes.etreepublic as cetree
@@ -37,6 +37,8 @@ if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
         "or pip install -e . in a checkout)"
     )
 cetree.import_lxml__etree()
+
+from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
@@ -325,13 +327,36 @@ cdef dict _TAGS = {}
 # Bounds the cache when names do not come from a dictionary (elements built one by one).
 cdef Py_ssize_t _MAX_TAGS = 4096
 
+# In front of _TAGS, the entries last found by each few bits of an address, compared as addresses:
+# the dict's key is a Python int made of the address (too large for a cached small int), allocated,
+# hashed and looked up for every element.  The entries are borrowed from _TAGS, which holds each:
+# both are emptied together.  256 slots hold a page's few dozen names with few collisions; the walk's
+# share of cold extraction re-measures a change (`python -m eval.coldbench`).
+cdef enum:
+    _RECENT = 256
+cdef const void* _recent_names[_RECENT]
+cdef PyObject* _recent_tags[_RECENT]
+
+
+cdef inline Py_ssize_t _recent_slot(const void* name) noexcept:
+    # libxml2's names are allocated apart, 16 bytes aligned at least: the bits above the alignment.
+    return (<uintptr_t>name >> 4) & (_RECENT - 1)
+
 
 cdef _Tag _tag(xmlNode* c_node, frozenset block_tags):
     cdef _Tag entry
-    cdef object key = <uintptr_t>c_node.name
+    cdef object key
+    cdef Py_ssize_t slot = _recent_slot(c_node.name)
     if c_node.ns is NULL:
+        if _recent_names[slot] == <const void*>c_node.name:
+            entry = <_Tag><object>_recent_tags[slot]
+            if strcmp(<const char*>c_node.name, entry.name) == 0:
+                return entry
+        key = <uintptr_t>c_node.name
         entry = _TAGS.get(key)
         if entry is not None and strcmp(<const char*>c_node.name, entry.name) == 0:
+            _recent_names[slot] = <const void*>c_node.name
+            _recent_tags[slot] = <PyObject*>entry
             return entry
     entry = _Tag()
     entry.tag = cetree.namespacedName(c_node)
@@ -340,8 +365,11 @@ cdef _Tag _tag(xmlNode* c_node, frozenset block_tags):
     entry.link = entry.tag == "a"
     if c_node.ns is NULL:
         if len(_TAGS) >= _MAX_TAGS:
+            memset(_recent_names, 0, sizeof(_recent_names))
             _TAGS.clear()
-        _TAGS[key] = entry
+        _TAGS[<uintptr_t>c_node.name] = entry
+        _recent_names[slot] = <const void*>c_node.name
+        _recent_tags[slot] = <PyObject*>entry
     return entry
 
 

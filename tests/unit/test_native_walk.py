@@ -291,6 +291,20 @@ def test_namespaced_and_xml_trees_equal_the_reference() -> None:
     check(built)
 
 
+def test_thousands_of_element_names_walk_as_the_reference() -> None:
+    # The walk's tag entries are found by the address of libxml2's name, in a direct-mapped cache of a few
+    # hundred slots before a dict that is emptied past MAX_TAGS names: pages whose names collide in the
+    # slots, then enough names to empty both, then the first pages again (their names' addresses reused).
+    def page(names: list[str]) -> str:
+        return "<html><body>" + "".join(f"<{n}>{n} text<p>in</p></{n}>" for n in names) + "</body></html>"
+
+    names = [f"x-tag{k}" for k in range(5000)]
+    for start in (*range(0, 5000, 500), 0, 250):
+        body = body_of(page(names[start: start + 500] + ["div", "p", "a", "x-tag0"]))
+        check(body)
+        assert walk(body).tags == [e.tag for e in body.iter()]
+
+
 # Generated pages: nested block-level, inline, link and unknown elements with attributes, text with
 # every kind of whitespace, comments (whose tails the walk never sees) and entities.
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "tr", "table", "br", "h1", "section", "em", "font", "x-card", "nav"]
