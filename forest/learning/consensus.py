@@ -328,9 +328,12 @@ class _Cut:
         return int(self.sizes[elements].sum()) if len(elements) else 0
 
     def add(self, fresh: np.ndarray, inner: np.ndarray) -> None:
-        for i in fresh.tolist():
+        added = fresh.tolist()
+        for i in added:
             self.under[i : self.end[i] + 1] = True
-        self.roots = np.union1d(np.setdiff1d(self.roots, inner), fresh)
+        # numpy's union1d(setdiff1d(roots, inner), fresh) in Python sets: a few dozen elements, where
+        # numpy's set operations sort and copy for each of the chosen parts.
+        self.roots = np.array(sorted(set(self.roots.tolist()).difference(inner.tolist()).union(added)), dtype=np.int64)
 
     def covered(self) -> list[set[int]]:
         """The cut elements of each page, numbered in its page index."""
