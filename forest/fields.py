@@ -71,8 +71,10 @@ _SAVED_FROM = (
 # (within 41,000 characters on big9's dev pages, of pages up to 850,000).  Searching whole pages cost
 # a fifth of a millisecond a page.
 _SAVED_WHERE = {"__wm.": (100_000, 150_000), "saved from url=": (1_000, 2_100)}
-# The attributes a timestamp is read from (_Body.day, _stamp): an element with none of them states its day in its text.
-_STAMP_NAMES = ("datetime", "content", "title", *DATE_ATTRIBUTES)
+# The attributes _Body.day reads a timestamp from on any element, and those it reads on one tag only (an element
+# with none of them states its day in its text): a link's or an image's title, most of a page's, states no day.
+_DAY_STAMPS = ("datetime", *DATE_ATTRIBUTES)
+_DAY_TAGGED_STAMPS = (("content", "meta"), ("title", "abbr"))
 
 
 
@@ -439,7 +441,7 @@ class _Body:
         """
         if not self.elements:
             return
-        for element in day_candidates(self.elements[0], _STAMP_NAMES):
+        for element in day_candidates(self.elements[0], _DAY_STAMPS, _DAY_TAGGED_STAMPS):
             day = self.day(element)
             if day is not None:
                 yield element, day

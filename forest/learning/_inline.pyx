@@ -392,10 +392,12 @@ cdef bint _digit_or_wide(xmlNode* c_node) noexcept nogil:
     return False
 
 
-def day_candidates(top, names):
+def day_candidates(top, names, tagged=()):
     """The elements of ``top``'s subtree, itself first, in document order (``iter(etree.Element)``'s),
     that may state a day as forest.fields._Body.day reads one: those with an attribute of one of
-    ``names`` (in any namespace), and those whose own text (their .text and their children's tails)
+    ``names`` (in any namespace), or of one of ``tagged``'s ``(attribute, tag)`` pairs on an element of
+    that tag (in any namespace: a ``content`` on a ``<meta>``, a ``title`` on an ``<abbr>``, which _Body.day
+    reads on those tags alone), and those whose own text (their .text and their children's tails)
     holds an ASCII digit or a non-ASCII character.  A superset: the caller reads each one's day."""
     cdef cetree._Element element = <cetree._Element?>top
     cdef cetree._Document doc = element._doc
@@ -404,18 +406,22 @@ def day_candidates(top, names):
     cdef xmlNode* child
     cdef xmlAttr* c_attr
     cdef list encoded = [str(name).encode("utf-8") for name in names]
-    cdef Py_ssize_t n = len(encoded), k
+    cdef list pairs = [(str(name).encode("utf-8"), str(tag).encode("utf-8")) for name, tag in tagged]
+    cdef Py_ssize_t n = len(encoded), m = len(pairs), k
     cdef const char** wanted
     cdef bint keep
     cdef list found = []
     if c_top.type != tree.XML_ELEMENT_NODE:
         raise TypeError("day_candidates() needs an element")
-    wanted = <const char**>malloc((n + 1) * sizeof(const char*))
+    wanted = <const char**>malloc((n + 2 * m + 1) * sizeof(const char*))
     if wanted is NULL:
         raise MemoryError()
     try:
         for k in range(n):
             wanted[k] = <bytes>encoded[k]
+        for k in range(m):  # each pair's attribute, then its tag
+            wanted[n + 2 * k] = <bytes>(<tuple>pairs[k])[0]
+            wanted[n + 2 * k + 1] = <bytes>(<tuple>pairs[k])[1]
         c_node = c_top
         while True:
             # c_node is an element: keep it or not, then go to the next element in document order.
@@ -426,6 +432,12 @@ def day_candidates(top, names):
                     if strcmp(<const char*>c_attr.name, wanted[k]) == 0:
                         keep = True
                         break
+                for k in range(m):
+                    if keep:
+                        break
+                    if (strcmp(<const char*>c_attr.name, wanted[n + 2 * k]) == 0
+                            and strcmp(<const char*>c_node.name, wanted[n + 2 * k + 1]) == 0):
+                        keep = True
                 c_attr = c_attr.next
             if not keep:
                 keep = _digit_or_wide(c_node.children)

@@ -12,8 +12,9 @@ import pytest
 from lxml import etree
 
 from dataset_pages import dataset_pages, roots
-from forest.fields import _Body
+from forest.fields import _DAY_STAMPS, _DAY_TAGGED_STAMPS, _Body
 from forest.html import parse_html
+from forest.learning._inline import day_candidates
 
 
 
@@ -43,6 +44,18 @@ def check(root: etree._Element) -> int:
 )
 def test_the_days_stated_equal_the_reference(page: str) -> None:
     check(parse_html(page))
+
+
+def test_a_title_or_a_content_is_a_stamp_on_its_own_tag_only() -> None:
+    # _Body.day reads a title on an <abbr> and a content on a <meta> alone: a link's title, a span's content,
+    # make no candidate of an element whose own text holds no digit (and the days are the reference's).
+    root = parse_html("<html><body><a title='12 April 2024'>x</a><span content='2024-04-12'>y</span>"
+                      "<abbr title='2024-04-11'>a</abbr><meta content='2024-04-10'><a title='t'>9 April 2024</a>"
+                      "<p data-pubdate='2024-04-08'>z</p><time datetime='2024-04-07'>w</time></body></html>")
+    body = root.find("body")
+    assert [e.tag for e in day_candidates(body, _DAY_STAMPS, _DAY_TAGGED_STAMPS)] == ["abbr", "meta", "a", "p", "time"]
+    assert [(e.tag, d.day) for e, d in _Body.of(root).stated_days()] == [("abbr", 11), ("meta", 10), ("a", 9), ("p", 8), ("time", 7)]
+    check(root)
 
 
 def test_a_page_without_a_dated_element_states_none() -> None:
