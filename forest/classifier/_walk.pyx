@@ -38,7 +38,7 @@ if lxml.__version__.split(".")[:2] != BUILT_AGAINST.split(".")[:2]:
     )
 cetree.import_lxml__etree()
 
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
@@ -68,6 +68,54 @@ def _plain_fields(type cls, tuple names):
                 plain = all(getattr(made, name) is sentinel for name, sentinel in zip(names, sentinels))
         _PLAIN[key] = plain
     return plain
+
+
+# A field's slot in an instance, as a dataclass with slots=True has one per field: its member
+# descriptor's PyMemberDef (an object slot, T_OBJECT_EX, writable: neither READONLY nor another type).
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        const char* name
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    PyTypeObject PyMemberDescr_Type
+    void _incref "Py_INCREF"(PyObject* o)
+    void _xdecref "Py_XDECREF"(PyObject* o)
+
+cdef enum:
+    _T_OBJECT_EX = 16  # structmember.h's member types and flags, part of the stable ABI
+    _READONLY = 1
+    _MAX_FIELDS = 8
+
+
+cdef bint _slots_of(type cls, tuple names, Py_ssize_t* offsets) except -1:
+    # Whether each of ``names`` (at most _MAX_FIELDS) is a writable object slot of ``cls`` itself,
+    # each slot's offset in ``offsets``: _store then writes a field where object.__setattr__ would,
+    # through its descriptor (PyMember_SetOne), without looking the descriptor up on every field.
+    cdef Py_ssize_t k
+    cdef PyMemberDef* member
+    if len(names) > _MAX_FIELDS:
+        return False
+    for k in range(len(names)):
+        descriptor = cls.__dict__.get(names[k])
+        if descriptor is None or Py_TYPE(descriptor) is not &PyMemberDescr_Type:
+            return False
+        member = (<PyMemberDescrObject*><PyObject*>descriptor).d_member
+        if member.type != _T_OBJECT_EX or member.flags & _READONLY:
+            return False
+        offsets[k] = member.offset
+    return True
+
+
+cdef inline void _store(object obj, Py_ssize_t offset, object value) noexcept:
+    # PyMember_SetOne of a T_OBJECT_EX slot: the new value in, the old one (NULL in a new instance) out.
+    cdef PyObject** slot = <PyObject**>((<char*><PyObject*>obj) + offset)
+    cdef PyObject* old = slot[0]
+    _incref(<PyObject*>value)
+    slot[0] = <PyObject*>value
+    _xdecref(old)
 
 
 cdef inline object _made(type cls, tuple names, tuple values):
@@ -247,6 +295,8 @@ cdef class _Pass:
     cdef list pending  # (element, text) of the open group's runs, for pieces
     cdef object block_class
     cdef bint plain_blocks  # block_class(text, link_chars) only stores them (_plain_fields)
+    cdef bint slotted_blocks  # and in slots, at block_slots (_slots_of)
+    cdef Py_ssize_t block_slots[_MAX_FIELDS]
 
     def __cinit__(self):
         self.text = _Text()
@@ -299,7 +349,13 @@ cdef class _Pass:
             text = self.text.take()
             block = len(self.blocks)
             if self.plain_blocks:
-                self.blocks.append(_made(self.block_class, _BLOCK_FIELDS, (text, min(self.group_links, len(text)))))
+                if self.slotted_blocks:
+                    made = _new(self.block_class)
+                    _store(made, self.block_slots[0], text)
+                    _store(made, self.block_slots[1], min(self.group_links, len(text)))
+                    self.blocks.append(made)
+                else:
+                    self.blocks.append(_made(self.block_class, _BLOCK_FIELDS, (text, min(self.group_links, len(text)))))
             else:
                 self.blocks.append(self.block_class(text, min(self.group_links, len(text))))
             _push(&self.owner, owner)
@@ -633,6 +689,7 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
     p.keep_pieces = keep_pieces
     p.block_class = block_class
     p.plain_blocks = isinstance(block_class, type) and _plain_fields(block_class, _BLOCK_FIELDS)
+    p.slotted_blocks = p.plain_blocks and _slots_of(block_class, _BLOCK_FIELDS, p.block_slots)
     if c_root.type != tree.XML_ELEMENT_NODE:
         raise TypeError("flatten() needs an element")
     try:
@@ -784,6 +841,8 @@ def predictions(type cls not None, list blocks not None, elements, list owners n
     cdef dict made = {}
     cdef list out = []
     cdef bint plain = _plain_fields(cls, _PREDICTION_FIELDS)
+    cdef Py_ssize_t slots[_MAX_FIELDS]
+    cdef bint slotted = plain and _slots_of(cls, _PREDICTION_FIELDS, slots)
     if len(owners) != n or len(probability) != n or len(content) != n:
         raise ValueError("blocks, owners, probability and content differ in length")
     for j in range(n):
@@ -791,7 +850,15 @@ def predictions(type cls not None, list blocks not None, elements, list owners n
         element = made.get(owner)
         if element is None:
             element = made[owner] = elements[owner]
-        if plain:
+        if slotted:
+            prediction = _new(cls)
+            _store(prediction, slots[0], j)
+            _store(prediction, slots[1], blocks[j])
+            _store(prediction, slots[2], element)
+            _store(prediction, slots[3], probability[j])
+            _store(prediction, slots[4], content[j])
+            out.append(prediction)
+        elif plain:
             out.append(_made(cls, _PREDICTION_FIELDS, (j, blocks[j], element, probability[j], content[j])))
         else:
             out.append(cls(j, blocks[j], element, probability[j], content[j]))

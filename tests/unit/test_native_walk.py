@@ -521,6 +521,31 @@ def test_blocks_and_predictions_made_in_c_equal_those_their_init_makes() -> None
 
 
 @dataclasses.dataclass(frozen=True)
+class _Unslotted:
+    text: str
+    link_chars: int
+
+
+def test_fields_written_to_their_slots_hold_one_reference_each() -> None:
+    # Block and BlockPrediction have slots (dataclass slots=True): the walk and predictions() write each
+    # field to its slot, as the descriptor would; a class without slots is made through setattr still.
+    from forest.classifier._walk import flatten, predictions
+    from forest.classifier.predictor import BlockPrediction
+
+    body = body_of("<html><body><p>one</p><p>two</p></body></html>")
+    tree = walk(body, proxies=False)
+    p = [float(f"0.{k + 1}") for k in range(len(tree.blocks))]  # floats of their own, counted
+    before = [sys.getrefcount(x) for x in p]
+    made = predictions(BlockPrediction, tree.blocks, tree.elements, tree.owner.tolist(), p, [True] * len(p))
+    assert [sys.getrefcount(x) for x in p] == [n + 1 for n in before]
+    assert [m.probability for m in made] == p and made[1].block is tree.blocks[1]
+    del made
+    assert [sys.getrefcount(x) for x in p] == before
+    blocks = flatten(body, BLOCK_TAGS, _Unslotted)[10]  # type: ignore[arg-type]
+    assert blocks == [_Unslotted("one", 0), _Unslotted("two", 0)]
+
+
+@dataclasses.dataclass(frozen=True)
 class _Checked:
     text: str
     link_chars: int
