@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from lxml import etree
 
@@ -40,7 +41,32 @@ for _number, _names in enumerate((
 ), 1):
     for _name in _names.split():
         _MONTHS.setdefault(_name, _number)
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+
+def _prefix_tree(words: Iterable[str]) -> str:
+    """An alternation of ``words`` as a tree of their common prefixes ("ma(?:r(?:s|ch|zo)?|y|i)..."), which
+    matches what the flat alternation of them, longest first, matches, group for group: at a place the
+    words that match are prefixes of one another, and both try them longest first (a continuation
+    before the word's end).  sre tries a flat alternation's words one after another at each place a
+    word may start: the month names' hundred, at every word of every text a date is searched in."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def written(node: dict[str, Any]) -> str:
+        branches = [re.escape(c) + written(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        joined = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        return f"(?:{joined})?" if "" in node else joined
+
+    return written(tree)
+
+
+_MONTH = _prefix_tree(_MONTHS)
 _WRITTEN = (
     # 11 February 2017, 3 mars 2014, 3. März 2014, 3 de marzo de 2014, 1st Jan. 2024
     re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:de\s+)?(?P<m>{_MONTH})\.?,?\s+(?:de\s+)?(?P<y>\d{{4}})\b",
