@@ -86,7 +86,7 @@ _WRITTEN = (
 WEEKDAYS = {name: number for number, names in enumerate((
     "monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri", "saturday sat", "sunday sun",
 )) for name in names.split()}
-_WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_WEEKDAY = _prefix_tree(WEEKDAYS)
 _WEEKDAY_FIRST = re.compile(rf"(?:{_WEEKDAY})\.?,?\s+", re.IGNORECASE)  # "Tuesday, " before a date
 # A time of day before a date ("Posted: 6:12 PM Dec 30, 2007", "Posted at 10:30, 5 March 2014").
 _CLOCK_FIRST = re.compile(r"(?:at\s+)?\d{1,2}:\d\d(?::\d\d)?\s*(?:[ap]\.?m\b\.?)?\s*(?:on\s+)?,?\s*", re.IGNORECASE)

@@ -82,11 +82,13 @@ def test_formats_for_keeps_only_those_a_text_can_meet() -> None:
     assert all(not fmt.startswith(("%Y", "%d")) for fmt in metadata._formats_for("March 3, 2014"))
 
 
-# The month names' alternation is written as a tree of their prefixes (bylines._prefix_tree); its
-# reference is the flat alternation of the names, longest first, that it stands for.
+# The month and weekday names' alternations are written as trees of their prefixes (bylines._prefix_tree);
+# their reference is the flat alternation of the names, longest first, that each stands for.
 _FLAT_MONTH = "|".join(sorted(bylines._MONTHS, key=len, reverse=True))
+_FLAT_WEEKDAY = "|".join(sorted(bylines.WEEKDAYS, key=len, reverse=True))
 _MONTH_PATTERNS = [p for p in (*bylines._WRITTEN, bylines._YEARLESS) if bylines._MONTH in p.pattern]
-_NAMES = sorted(bylines._MONTHS)
+_WEEKDAY_PATTERNS = [bylines._WEEKDAY_FIRST, bylines._YEARLESS, bylines._ALONE_REST]
+_NAMES = sorted(bylines._MONTHS) + sorted(bylines.WEEKDAYS)
 _MONTH_TEXTS = st.lists(st.one_of(
     st.sampled_from(_NAMES).map(lambda n: n.upper() if len(n) % 3 == 0 else n.title() if len(n) % 3 == 1 else n),
     st.sampled_from([" ", ". ", ", ", "3 ", " 12, 2014", " 2014", "st", "s", "o", "e", "0", "Mon ", "de ", "1 de ", " 5:13 PM"]),
@@ -96,13 +98,15 @@ _MONTH_TEXTS = st.lists(st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_TEXTS, _MONTH_TEXTS))
 def test_the_month_names_tree_matches_as_their_flat_alternation(text: str) -> None:
-    assert len(_MONTH_PATTERNS) == 3
-    for pattern in _MONTH_PATTERNS:
-        flat = re.compile(pattern.pattern.replace(bylines._MONTH, _FLAT_MONTH), pattern.flags)
+    assert len(_MONTH_PATTERNS) == 3 and all(bylines._WEEKDAY in p.pattern for p in _WEEKDAY_PATTERNS)
+    for pattern in {*_MONTH_PATTERNS, *_WEEKDAY_PATTERNS}:
+        flat = re.compile(pattern.pattern.replace(bylines._MONTH, _FLAT_MONTH).replace(bylines._WEEKDAY, _FLAT_WEEKDAY), pattern.flags)
         assert [(m.span(), m.groupdict()) for m in pattern.finditer(text)] == [(m.span(), m.groupdict()) for m in flat.finditer(text)]
+        assert (pattern.fullmatch(text) is None) == (flat.fullmatch(text) is None)
 
 
 def test_every_month_name_and_its_prefixes_match_as_before() -> None:
     for name in _NAMES:
-        for text in (f"3 {name} 2014", f"{name} 3, 2014", f"{name[:-1]} 3, 2014", f"{name}x 3, 2014", f"Fri {name} 2, 5:13 PM"):
+        for text in (f"3 {name} 2014", f"{name} 3, 2014", f"{name[:-1]} 3, 2014", f"{name}x 3, 2014", f"Fri {name} 2, 5:13 PM",
+                     f"{name}, Dec 2, 5:13 PM", f" {name} at 10:46 gmt", f"{name}. "):
             test_the_month_names_tree_matches_as_their_flat_alternation.hypothesis.inner_test(text)  # type: ignore[attr-defined]
