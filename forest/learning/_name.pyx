@@ -12,12 +12,12 @@ setup.py against the same lxml: importing that module first refuses a mismatched
 """
 
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport strcmp
+from libc.string cimport memset, strcmp
 from libc.stdint cimport int64_t
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
-from lxml.includes.tree cimport xmlNode, xmlAttr
+from lxml.includes.tree cimport xmlAttr, xmlChar, xmlNode
 
 from forest.classifier._walk cimport _is_text, _next_element, _text_or_skip
 
@@ -39,6 +39,25 @@ cdef object _value(xmlNode* c_node, const char* name):
             return cetree.attributeValue(c_node, c_attr)
         c_attr = c_attr.next
     return None
+
+
+cdef enum:
+    _TAG_SLOTS = 256  # index_body's cache of tags by name address: a page has a few dozen tags
+
+
+cdef bint _identified(xmlNode* c_node) noexcept nogil:
+    # Whether the element has an attribute in no namespace patterns.dom.IDENTIFYING_ATTRIBUTES names
+    # (id, class, itemprop, role): without one, _own_keys of its tag and four Nones is _own_keys of its tag.
+    cdef xmlAttr* c_attr = c_node.properties
+    cdef const char* name
+    while c_attr is not NULL:
+        if c_attr.ns is NULL:
+            name = <const char*>c_attr.name
+            if strcmp(name, "id") == 0 or strcmp(name, "class") == 0 or strcmp(name, "itemprop") == 0 \
+                    or strcmp(name, "role") == 0:
+                return True
+        c_attr = c_attr.next
+    return False
 
 
 cdef inline int _add(list terms, object text) except -1:
@@ -117,6 +136,12 @@ def index_body(root, bint with_keys=True):
     cdef list anchors = []  # each element's anchor steps
     cdef dict keys = {}
     cdef dict nameable = {}  # tag -> whether XPath can name it: a page has a few dozen tags
+    cdef const xmlChar* slot_name[_TAG_SLOTS]  # the name whose tag each slot holds (NULL: none yet)
+    cdef list tag_slots = [None] * _TAG_SLOTS
+    cdef bint usable_slots[_TAG_SLOTS]
+    cdef size_t slot
+    cdef bint usable
+    memset(slot_name, 0, sizeof(slot_name))
     cdef Py_ssize_t cap = 64, d = 0, i = 0, n, up, level
     cdef int64_t* stack = <int64_t*>malloc(cap * sizeof(int64_t))  # element index at each open depth
     cdef int64_t* grown
@@ -153,19 +178,31 @@ def index_body(root, bint with_keys=True):
                 if c_text is not NULL and not _add_ascii(<list>terms[up], c_text):
                     _add(<list>terms[up], cetree.tailOf(c_node))
             if with_keys:
-                tag = cetree.namespacedName(c_node)
-                usable = nameable.get(tag)
-                if usable is None:
-                    usable = nameable[tag] = _XPATH_NAME.match(tag) is not None
+                # A tag in no namespace by the address of libxml2's name (its parser's dictionary gives each
+                # name of the page one address), in a direct-mapped cache: not a new str for every element.
+                slot = (<size_t>c_node.name >> 4) & (_TAG_SLOTS - 1)
+                if c_node.ns is NULL and slot_name[slot] == c_node.name:
+                    tag = <str>tag_slots[slot]
+                    usable = usable_slots[slot]
+                else:
+                    tag = cetree.namespacedName(c_node)
+                    known = nameable.get(tag)
+                    if known is None:
+                        known = nameable[tag] = _XPATH_NAME.match(tag) is not None
+                    usable = known
+                    if c_node.ns is NULL:
+                        slot_name[slot] = c_node.name
+                        tag_slots[slot] = tag
+                        usable_slots[slot] = usable
                 if not usable:
                     names.append(None)
                     anchors.append(())
                 else:
                     names.append(tag)
-                    if c_node.properties is not NULL:
+                    if c_node.properties is not NULL and _identified(c_node):
                         mine, steps = _own_keys(tag, _value(c_node, "id"), _value(c_node, "class"),
                                                 _value(c_node, "itemprop"), _value(c_node, "role"))
-                    else:
+                    else:  # no identifying attribute (a link's href, an image's src): the keys of its tag alone
                         mine, steps = _own_keys(tag)
                     anchors.append(steps)
                     for key in mine:

@@ -100,6 +100,14 @@ def test_namespaced_and_hand_built_trees_equal_the_reference() -> None:
     check(built)
 
 
+def test_more_tags_than_the_tag_cache_holds_equal_the_reference() -> None:
+    # index_body keeps a page's tags by the address of libxml2's name in 256 slots: 700 names collide in
+    # them and replace each other, and the same names come again, some with identifying attributes.
+    names = [f"t{i}" for i in range(700)]
+    parts = "".join(f"<{n}><{m} class='c'>x</{m}></{n}>" for n, m in zip(names, reversed(names)))
+    check(body_of(f"<html><body>{parts}{parts}<p:q><a href='/'>y</a></p:q></body></html>"))
+
+
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "section", "x-card", "nav", "picture", "svg"]
 WORDS = ["word", "x", "é", "中文", "42", " ", "\n", "\xa0", "\u3000", "&amp;", "a.b", "it's", "Word_2", "3D", "ABC", "a1b", "1,000", "&#233;"]
 ATTRIBUTES = [
