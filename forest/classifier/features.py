@@ -463,13 +463,19 @@ def _og_article(body: etree._Element) -> bool:
     """Whether the page's ``og:type`` says ``article``: the page's own word on its type.
 
     (JSON-LD ``@type`` and ``articleBody`` would say more, but ``forest.html.parse_html`` removes
-    scripts before the classifier sees the tree.)
+    scripts before the classifier sees the tree.)  The model learned it from any ``<meta>`` of the
+    document, the body's included.
     """
-    head = body.getparent()
-    for meta in head.iter("meta") if head is not None else ():
+    document = body.getparent()
+    return document is not None and og_type(document) == "article"
+
+
+def og_type(scope: etree._Element) -> str:
+    """The first ``og:type`` declared in ``scope``'s ``<meta>`` elements, stripped and lower-cased; "" if none."""
+    for meta in scope.iter("meta"):
         if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
-            return (meta.get("content") or "").strip().lower() == "article"
-    return False
+            return (meta.get("content") or "").strip().lower()
+    return ""
 
 
 # CSS-in-JS class names (styled-components' ``sc-1pfx6hk-0 bXYFQI``, emotion's ``css-1dbjc4n``,

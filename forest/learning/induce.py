@@ -380,7 +380,7 @@ def _labels(classifier: BlockPredictor, sample: _Sample) -> PageLabels:
     (``PageLabels.landmark``): the consensus cuts them as cold extraction drops them, by the
     innermost part that holds them (a figure's caption, not the figure and its image).
     """
-    predictions = classifier.predict_blocks(sample.root, confined=False, landmarks=False) if classifiable(sample.root) else []
+    predictions = classifier.predict_blocks(sample.root, confined=False, landmarks=False, typed=False) if classifiable(sample.root) else []
     inline: dict[etree._Element, dict[str, list[etree._Element]]] = {}
     return PageLabels(
         tuple(p.block.text for p in predictions), tuple(p.element for p in predictions), tuple(p.is_content for p in predictions),
