@@ -7,7 +7,9 @@ prose, and the second stage, which sees only 5 ancestors and windows of 10 block
 miss that it lies apart from the rest.  So a block outside the article's container is
 kept only at a higher probability, and one inside it at a lower one: in the element that holds
 the article, a block the threshold nearly kept (a short paragraph, a list item, a table cell)
-is more likely part of it.
+is more likely part of it, and a long paragraph of prose between the article's content blocks is
+part of it whatever the model says (a roundup's product reviews, a service page's sections: the
+model, which learned from older news pages, scores such paragraphs low beside "Shop now" links).
 
 The container is the deepest element that holds more than half of the content words
 (the body always does; "more than half" makes it unique, since two disjoint elements
@@ -19,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from forest.classifier._features import article_container_of, confined
+from forest.classifier._features import article_container_of, confined, tagged
 from forest.classifier.blocks import PageTree
+from patterns.text import MAX_LINK_SHARE
 
 # P(content) a block outside the article's container needs: it guards against a menu or a "related"
 # box the model is unsure of being kept beside the article.  Chosen in the middle of the plateau of
@@ -31,6 +34,11 @@ OUTSIDE_THRESHOLD = 0.75
 # threshold, so a short paragraph of the article is not lost (same command).
 INSIDE_THRESHOLD = 0.45
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# Words of a <p> between the content blocks of the container that is content at any probability
+# (mostly not links, as Block.is_prose).  It guards the article's own paragraphs that a page's
+# commerce makes the model doubt; shorter ones are a pitch's or a caption's as often (re-measure:
+# python -m eval.classifier.modern --no-cv, and forest eval --split dev for the cold column).
+PROSE_WORDS = 30
 
 
 def article_container(tree: PageTree, content: np.ndarray) -> int:
@@ -55,6 +63,30 @@ def confine(
     labels: np.ndarray = confined(np.ascontiguousarray(probability, dtype=np.float64), _flags(content), tree.owner,
                                   tree.block_counts()[1], tree.last, tree.depth, tree.tags, HEADINGS, outside, inside)  # fmt: skip
     return labels
+
+
+def long_paragraphs(tree: PageTree, content: np.ndarray) -> np.ndarray:
+    """The blocks that are a ``<p>`` of at least PROSE_WORDS words, mostly not links, between the first and
+    the last content block (of the labels ``content``) inside the article's container: content at any
+    probability.  None when the container is the body."""
+    top = article_container(tree, content)
+    if not top:  # the body vouches for nothing
+        return np.zeros(len(tree.blocks), dtype=bool)
+    counts = tree.block_counts()
+    paragraphs = np.zeros(len(tree.tags), dtype=bool)
+    paragraphs[tagged(tree.tags, _PARAGRAPH)] = True
+    owner = tree.owner
+    within = (owner >= top) & (owner <= tree.last[top])
+    # Between the container's first and last content block: a bio, a pitch or a company's profile
+    # after the article, or a promotion before it, is as long as the article's paragraphs.
+    held = np.flatnonzero(within & np.asarray(content, dtype=bool))
+    between = np.zeros(len(owner), dtype=bool)
+    between[held[0] : held[-1] + 1] = True
+    found: np.ndarray = (counts[1] >= PROSE_WORDS) & (counts[2] <= MAX_LINK_SHARE * counts[0]) & paragraphs[owner] & within & between
+    return found
+
+
+_PARAGRAPH = frozenset(("p",))
 
 
 def _flags(content: np.ndarray) -> np.ndarray:

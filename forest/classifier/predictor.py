@@ -18,7 +18,7 @@ from lxml import etree
 from forest.classifier._walk import predictions
 from forest.classifier.blocks import unshown, walk
 from forest.classifier.compact import Compact, HashedRows
-from forest.classifier.container import confine
+from forest.classifier.container import confine, long_paragraphs
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, Features, og_type, page_features
 from forest.classifier.joint import decode, edge_features
@@ -177,8 +177,8 @@ class BlockPredictor:
         # What the browser does not show is never the article (schema.org copies of the headline,
         # templates for popups); the training pages have too few such blocks to learn it.  Nor are a
         # figure's caption, a footer or navigation, which few training pages mark as such.
-        hidden = unshown(tree, landmarks=landmarks)
-        p[hidden[tree.owner]] = 0.0
+        hidden = unshown(tree, landmarks=landmarks)[tree.owner]
+        p[hidden] = 0.0
         threshold = self.page_threshold(root) if typed else self.threshold
         pairwise = getattr(self, "pairwise_compact_", None) if joint else None
         if pairwise is not None:
@@ -187,9 +187,10 @@ class BlockPredictor:
         else:
             content = self._smooth(p, threshold)
             if confined and self.smoothing <= 0:
-                # Blocks outside the element that holds most of the article need a surer probability
-                # (forest.classifier.container).  Not after Viterbi or joint decoding, which have their own say on context.
-                content = confine(tree, p, content)
+                # Blocks outside the element that holds most of the article need a surer probability, and
+                # a long paragraph the browser shows inside it needs none (forest.classifier.container).
+                # Not after Viterbi or joint decoding, which have their own say on context.
+                content = confine(tree, p, content) | (long_paragraphs(tree, content) & ~hidden)
         # Plain Python numbers from tolist(); made in C (each owner's element once).
         return predictions(BlockPrediction, tree.blocks, tree.elements, tree.owner.tolist(), p.tolist(),
                            np.asarray(content, dtype=bool).tolist())  # fmt: skip
