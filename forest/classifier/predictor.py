@@ -34,8 +34,8 @@ MODELS = ("logreg", "forest", "gbt", "mlp")
 # alone; on these pages the content is many short blocks (specifications, posts, a service's
 # sections) that it scores lower than an article's prose, so at the article threshold it keeps too
 # little.  A page that declares an article, or nothing (most older news pages), keeps the model's.
-# Lower, wcxb_dev's pages gain more, but pages of the site-level datasets' dev sites begin to lose precision.
-# Chosen on wcxb_dev's pages and the site-level datasets' dev sites (re-measure:
+# Lower, wcxb_dev's pages gain more, but pages of the site-level datasets' dev sites begin to lose
+# precision.  Chosen on wcxb_dev's pages and the site-level datasets' dev sites (re-measure:
 # python -m eval.classifier.modern --no-cv, and forest eval --split dev).
 OTHER_PAGE_THRESHOLD = 0.2
 
@@ -151,7 +151,8 @@ class BlockPredictor:
             unary potentials, the attached pairwise model's, Viterbi); without a pairwise model,
             the threshold as usual.
         :param confined: after the threshold, hold the blocks outside the article's container to
-            a surer probability (``forest.classifier.container``); not with Viterbi or joint decoding.
+            a surer probability, and keep the long paragraphs between its content blocks
+            (``forest.classifier.container``); not with Viterbi or joint decoding.
         :param landmarks: give probability 0 to figure captions, footers and navigation
             (:func:`forest.classifier.blocks.not_article`).  Learning leaves them to the model: there a
             caption the labels took for boilerplate on every sample page would cut the whole figure,
