@@ -102,7 +102,7 @@ class _Recording:
     def __init__(self) -> None:
         self.saw_thread = False
 
-    def predict_blocks(self, root: lxml_html.HtmlElement, *, confined: bool = True, landmarks: bool = True) -> list[object]:
+    def predict_blocks(self, root: lxml_html.HtmlElement, *, confined: bool = True, landmarks: bool = True, typed: bool = True) -> list[object]:
         self.saw_thread = bool(root.xpath("//div[@id='comments']"))
         return []
 

@@ -65,7 +65,7 @@ class StubClassifier:
     def __init__(self, rule: Callable[[int, str], bool]) -> None:
         self.rule = rule
 
-    def predict_blocks(self, root: etree._Element, *, confined: bool = True, landmarks: bool = True) -> list[BlockPrediction]:
+    def predict_blocks(self, root: etree._Element, *, confined: bool = True, landmarks: bool = True, typed: bool = True) -> list[BlockPrediction]:
         tree = walk(root.find("body"))
         number = next((int(b.text.split("number ")[1].split()[0]) for b in tree.blocks if "number " in b.text), -1)
         out = []
