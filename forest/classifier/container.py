@@ -39,6 +39,7 @@ HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # commerce makes the model doubt; shorter ones are a pitch's or a caption's as often (re-measure:
 # python -m eval.classifier.modern --no-cv, and forest eval --split dev for the cold column).
 PROSE_WORDS = 30
+_PARAGRAPH = frozenset(("p",))
 
 
 def article_container(tree: PageTree, content: np.ndarray) -> int:
@@ -84,9 +85,6 @@ def long_paragraphs(tree: PageTree, content: np.ndarray) -> np.ndarray:
     between[held[0] : held[-1] + 1] = True
     found: np.ndarray = (counts[1] >= PROSE_WORDS) & (counts[2] <= MAX_LINK_SHARE * counts[0]) & paragraphs[owner] & within & between
     return found
-
-
-_PARAGRAPH = frozenset(("p",))
 
 
 def _flags(content: np.ndarray) -> np.ndarray:
