@@ -987,17 +987,63 @@ def confined(const double[::1] probability not None, const uint8_t[::1] content 
     block's ``probability``, each element's tag): the labels as a bool array.  A block before the
     container's first content block keeps its label outside the container as a heading
     (``tags[owner] in headings``): that is asked only of the few content blocks it decides."""
-    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, top, first = 0, end
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0]
     if content.shape[0] != nb or words.shape[0] != nb or probability.shape[0] != nb or depth.shape[0] != n or len(tags) != n:
         raise ValueError("the blocks' or the elements' arrays differ in length")
     _check_owners(owner, last)
     out_ = np.zeros(nb, dtype=bool)
+    _confine(probability, content, owner, words, last, depth, tags, headings, outside, inside, out_.view(np.uint8))
+    return out_
+
+
+def confined_paragraphs(const double[::1] probability not None, const uint8_t[::1] content not None,
+                        const int64_t[::1] owner not None, const int64_t[:, ::1] counts not None,
+                        const int64_t[::1] last not None, const int64_t[::1] depth not None, list tags not None, headings,
+                        double outside, double inside, paragraphs, int64_t prose_words, double link_share,
+                        const uint8_t[::1] hidden not None):
+    """:func:`confined`'s labels, and content too every block that forest.classifier.container.long_paragraphs
+    finds and ``hidden`` (per block) does not hide, with the container found once for both.
+    ``counts`` are PageTree.block_counts (per block: characters, words, link characters); a long
+    paragraph has ``prose_words`` words at least, at most ``link_share`` of its characters in links,
+    an owner whose tag is in ``paragraphs``, and lies inside a container other than the body, from its
+    first content block to its last."""
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, top, end, first = -1, final = -1
+    if (counts.shape[0] != 3 or counts.shape[1] != nb or content.shape[0] != nb or probability.shape[0] != nb
+            or hidden.shape[0] != nb or depth.shape[0] != n or len(tags) != n):
+        raise ValueError("the blocks' or the elements' arrays differ in length")
+    _check_owners(owner, last)
+    out_ = np.zeros(nb, dtype=bool)
     cdef uint8_t[::1] out = out_.view(np.uint8)
+    top = _confine(probability, content, owner, counts[1], last, depth, tags, headings, outside, inside, out)
+    if top <= 0:  # no content, or the body: the body vouches for nothing
+        return out_
+    end = last[top]
+    for b in range(nb):
+        if content[b] and top <= owner[b] <= end:
+            if first < 0:
+                first = b
+            final = b
+    if first < 0:  # none inside (not so where the container holds most content words): nothing between
+        return out_
+    for b in range(first, final + 1):
+        # numpy compared the int64 link characters with the float64 product: so here.
+        if (top <= owner[b] <= end and counts[1, b] >= prose_words and not hidden[b]
+                and <double>counts[2, b] <= link_share * <double>counts[0, b] and tags[owner[b]] in paragraphs):
+            out[b] = 1
+    return out_
+
+
+cdef Py_ssize_t _confine(const double[::1] probability, const uint8_t[::1] content, const int64_t[::1] owner,
+                         const int64_t[::1] words, const int64_t[::1] last, const int64_t[::1] depth, list tags, headings,
+                         double outside, double inside, uint8_t[::1] out) except -2:
+    # confined's labels into ``out`` (zeroed), over arrays the caller checked; the container's index,
+    # -1 when no block is content (the labels are then all 0).
+    cdef Py_ssize_t n = last.shape[0], nb = owner.shape[0], b, top, first = 0, end
     for b in range(nb):
         if content[b]:
             break
     else:
-        return out_
+        return -1
     cdef int64_t* own = <int64_t*>calloc(n + 1, sizeof(int64_t))
     if own is NULL:
         raise MemoryError()
@@ -1016,7 +1062,7 @@ def confined(const double[::1] probability not None, const uint8_t[::1] content 
             out[b] = content[b] or probability[b] >= inside
         elif content[b]:
             out[b] = probability[b] >= outside or (b < first and tags[owner[b]] in headings)
-    return out_
+    return top
 
 
 def tagged(list tags not None, names not None):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from forest.classifier._features import article_container_of, confined, tagged
+from forest.classifier._features import article_container_of, confined, confined_paragraphs, tagged
 from forest.classifier.blocks import PageTree
 from patterns.text import MAX_LINK_SHARE
 
@@ -63,6 +63,25 @@ def confine(
     # Its reference, the numpy code it replaced, is reference_confine in tests/unit/test_native_container.py.
     labels: np.ndarray = confined(np.ascontiguousarray(probability, dtype=np.float64), _flags(content), tree.owner,
                                   tree.block_counts()[1], tree.last, tree.depth, tree.tags, HEADINGS, outside, inside)  # fmt: skip
+    return labels
+
+
+def confine_with_paragraphs(
+    tree: PageTree, probability: np.ndarray, content: np.ndarray, hidden: np.ndarray, *, outside: float = OUTSIDE_THRESHOLD,
+    inside: float = INSIDE_THRESHOLD,
+) -> np.ndarray:
+    """``confine(tree, probability, content) | (long_paragraphs(tree, content) & ~hidden)`` (``hidden``: per
+    block), in one C pass that finds the container once (forest.classifier._features.confined_paragraphs):
+    the two calls found it twice and spent a dozen numpy calls on a page's few hundred blocks."""
+    probability = np.asarray(probability)
+    if probability.dtype.kind == "f" and probability.dtype != np.float64:
+        # As confine: a float32 array is compared with a threshold cast to its dtype.
+        outside, inside = float(probability.dtype.type(outside)), float(probability.dtype.type(inside))
+    # Its reference is the two functions above and below, in tests/unit/test_native_container.py.
+    labels: np.ndarray = confined_paragraphs(
+        np.ascontiguousarray(probability, dtype=np.float64), _flags(content), tree.owner, tree.block_counts(), tree.last,
+        tree.depth, tree.tags, HEADINGS, outside, inside, _PARAGRAPH, PROSE_WORDS, MAX_LINK_SHARE, _flags(hidden),
+    )
     return labels
 
 

@@ -18,7 +18,7 @@ from lxml import etree
 from forest.classifier._walk import predictions
 from forest.classifier.blocks import unshown, walk
 from forest.classifier.compact import Compact, HashedRows
-from forest.classifier.container import confine, long_paragraphs
+from forest.classifier.container import confine_with_paragraphs
 from forest.classifier.context import context_features
 from forest.classifier.features import GROUPS, N_HASH, Features, og_type, page_features
 from forest.classifier.joint import decode, edge_features
@@ -191,7 +191,8 @@ class BlockPredictor:
                 # Blocks outside the element that holds most of the article need a surer probability, and
                 # a long paragraph the browser shows inside it needs none (forest.classifier.container).
                 # Not after Viterbi or joint decoding, which have their own say on context.
-                content = confine(tree, p, content) | (long_paragraphs(tree, content) & ~hidden)
+                # (confine | long_paragraphs & ~hidden, with the container found once.)
+                content = confine_with_paragraphs(tree, p, content, hidden)
         # Plain Python numbers from tolist(); made in C (each owner's element once).
         return predictions(BlockPrediction, tree.blocks, tree.elements, tree.owner.tolist(), p.tolist(),
                            np.asarray(content, dtype=bool).tolist())  # fmt: skip

@@ -1,8 +1,10 @@
-"""The article's container and the labels held to it in C (forest.classifier._features.confined and
-article_container_of) against their reference, the numpy code they replaced.
+"""The article's container and the labels held to it in C (forest.classifier._features.confined,
+confined_paragraphs and article_container_of) against their reference, the numpy code they replaced.
 
 ``reference_article_container`` and ``reference_confine`` below are how forest.classifier.container
-computed them before they were native.  The native labels must equal them on every block: on hand-made
+computed them before they were native; the labels with the long paragraphs in one pass
+(``confine_with_paragraphs``) must equal ``confine | long_paragraphs & ~hidden``, the two calls it replaced
+(long_paragraphs' numpy is its reference).  The native labels must equal them on every block: on hand-made
 pages (headings before the container, content only outside it, no content), on random labels and
 probabilities over those pages (hypothesis: probabilities at the thresholds, float32 ones), and with
 the shipped model's probabilities on a fixed sample of every shared dataset's pages (``-m bench``: all).
@@ -16,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
-from forest.classifier._features import article_container_of, confined
-from forest.classifier.blocks import PageTree, walk
-from forest.classifier.container import HEADINGS, INSIDE_THRESHOLD, OUTSIDE_THRESHOLD, article_container, confine
+from forest.classifier._features import article_container_of, confined, confined_paragraphs
+from forest.classifier.blocks import PageTree, unshown, walk
+from forest.classifier.container import (
+    HEADINGS, INSIDE_THRESHOLD, OUTSIDE_THRESHOLD, PROSE_WORDS, article_container, confine, confine_with_paragraphs,
+    long_paragraphs,
+)
 from forest.classifier.page import load_default
 
 # --- The reference: the numpy code ----------------------------------------------------------------
@@ -53,11 +58,15 @@ def reference_confine(tree: PageTree, probability: np.ndarray, content: np.ndarr
     return result
 
 
-def assert_same(tree: PageTree, p: np.ndarray, content: np.ndarray, **thresholds: float) -> None:
+def assert_same(tree: PageTree, p: np.ndarray, content: np.ndarray, hidden: np.ndarray | None = None, **thresholds: float) -> None:
     native = confine(tree, p, content, **thresholds)
     assert native.dtype == bool
     assert native.tolist() == reference_confine(tree, p, content, **thresholds).tolist()
     assert article_container(tree, content) == reference_article_container(tree, content)
+    for shown in (np.zeros(len(tree.blocks), dtype=bool), np.arange(len(tree.blocks)) % 3 == 1) if hidden is None else (hidden,):
+        both = confine_with_paragraphs(tree, p, content, shown, **thresholds)
+        assert both.dtype == bool
+        assert both.tolist() == (native | (long_paragraphs(tree, content) & ~shown)).tolist()
 
 
 # --- Hand-made pages ------------------------------------------------------------------------------
@@ -74,6 +83,10 @@ PAGES = [
     # Headings everywhere, tables.
     "<html><body><h1>x</h1><h2>y</h2><table><tr><td>" + "cell " * 12 + "</td><td><h3>z</h3></td></tr></table><h5>w</h5>"
     "<div><p>" + "p " * 25 + "</p></div><h6>v</h6></body></html>",
+    # Long paragraphs inside the container, before, between and after its content, one mostly links.
+    "<html><body><p>" + "pitch " * 35 + "</p><div class='post'><p>" + "one " * 35 + "</p><p>short one</p><p>"
+    + "two " * PROSE_WORDS + "</p><p>" + "<a href='/x'>link words</a> " * 20 + "</p><li>" + "item " * 40 + "</li><p>"
+    + "three " * 31 + "</p><p>" + "bio " * 45 + "</p></div><p>" + "after " * 50 + "</p></body></html>",
 ]
 TREES = [walk(body_of(page)) for page in PAGES]
 
@@ -99,7 +112,8 @@ def test_random_labels_and_probabilities_give_the_references_labels(which: int, 
     n = len(tree.blocks)
     p = np.array(data.draw(st.lists(_P, min_size=n, max_size=n)), dtype=np.float32 if single else np.float64)
     content = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
-    assert_same(tree, p, content)
+    hidden = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    assert_same(tree, p, content, hidden)
 
 
 def test_bad_arrays_are_refused_not_read_out_of_bounds() -> None:
@@ -120,6 +134,17 @@ def test_bad_arrays_are_refused_not_read_out_of_bounds() -> None:
         confined(np.zeros(n), flags, np.full(n, -1, dtype=np.int64), words, last, depth, tree.tags, HEADINGS, 0.75, 0.45)
     with pytest.raises(IndexError, match="subtree end is out of range"):
         article_container_of(flags, owner, words, np.full_like(last, len(last)), depth)
+    counts = tree.block_counts()
+    paragraphs = frozenset(("p",))
+    short = np.ascontiguousarray(counts[:, :-1])
+    with pytest.raises(ValueError, match="differ in length"):
+        confined_paragraphs(np.zeros(n), flags, owner, short, last, depth, tree.tags, HEADINGS, 0.75, 0.45, paragraphs, 30, 0.7, flags)
+    with pytest.raises(ValueError, match="differ in length"):
+        confined_paragraphs(np.zeros(n), flags, owner, counts, last, depth, tree.tags, HEADINGS, 0.75, 0.45, paragraphs, 30, 0.7,
+                            flags[:-1])  # fmt: skip
+    with pytest.raises(IndexError, match="owner is out of range"):
+        confined_paragraphs(np.zeros(n), flags, np.full(n, -1, dtype=np.int64), counts, last, depth, tree.tags, HEADINGS, 0.75, 0.45,
+                            paragraphs, 30, 0.7, flags)  # fmt: skip
 
 
 # --- The shared datasets' pages -------------------------------------------------------------------
@@ -134,7 +159,8 @@ def _check_pages(every: bool) -> int:
             if not tree.blocks:
                 continue
             p = np.array([x.probability for x in model.predict_blocks(body.getparent(), confined=False)])
-            assert_same(tree, p, p >= model.threshold)
+            hidden = unshown(tree)[tree.owner]
+            assert_same(tree, p, p >= model.threshold, hidden)
             checked += 1
     return checked
 
