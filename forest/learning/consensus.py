@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from lxml import etree
@@ -157,6 +157,9 @@ class _PageParts:
     end_list: list[int]
     boilerplate_list: list[int]
     content_list: list[int]
+    # Each region's _RegionParts, by its elements: choosing the region judges the same region of a page
+    # again and again (candidates that select the same elements, the chosen one among its rivals).
+    regions: dict[tuple[int, ...], _RegionParts] = field(default_factory=dict, repr=False, compare=False)
 
     @staticmethod
     def of(page: ScoredPage, labels: PageLabels, ids: dict[str, int]) -> _PageParts:
@@ -194,6 +197,14 @@ class _PageParts:
         rows = np.flatnonzero(within & (self.element > before))
         return self.key[rows], self.element[rows]
 
+    def region(self, region: Sequence[int]) -> _RegionParts:
+        """The parts of ``region`` that _consensus tallies, read once per region of the page."""
+        at = tuple(region)
+        found = self.regions.get(at)
+        if found is None:
+            found = self.regions[at] = _RegionParts.of(self, region)
+        return found
+
     def labelled(self, elements: Iterable[int]) -> tuple[int, int]:
         """The characters labelled boilerplate and content in the subtrees of ``elements`` (disjoint):
         the two columns of ``totals(elements).sum(axis=0)``."""
@@ -208,6 +219,37 @@ class _PageParts:
         """Each column of ``sums`` over each element's subtree."""
         totals: np.ndarray = self.sums[self.end[elements] + 1] - self.sums[elements]
         return totals
+
+
+@dataclass(frozen=True, slots=True)
+class _RegionParts:
+    """What _consensus reads of one page's region: its columns' sums, its cuttable parts
+    (``_PageParts.outermost``), the keys those are of (each once, ascending) and each such key's
+    columns summed over its parts, a link's link terms aside.  Its arrays are read-only: a page's
+    region is judged many times from the same object."""
+
+    total: np.ndarray
+    keys: np.ndarray
+    elements: np.ndarray
+    present: np.ndarray
+    tallied: np.ndarray
+
+    @staticmethod
+    def of(parts: _PageParts, region: Sequence[int]) -> _RegionParts:
+        total = parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
+        keys, elements = parts.outermost(region)
+        totals = parts.totals(elements)
+        totals[parts.linked[elements], _LINK_TERMS] = 0  # a link is not a list of links
+        # Every column's sums per key in one bincount, each (key, column) its own bin: the same floats,
+        # added in the same order, as a bincount per column over all the sample's keys.
+        present, key_at = np.unique(keys, return_inverse=True)
+        n_columns = totals.shape[1]
+        bins = (key_at.reshape(-1)[:, None] * n_columns + np.arange(n_columns)).ravel()
+        tallied = np.bincount(bins, weights=totals.ravel(), minlength=len(present) * n_columns)
+        tallied = tallied.reshape(len(present), n_columns).astype(np.int64)
+        for array in (total, keys, elements, present, tallied):
+            array.flags.writeable = False
+        return _RegionParts(total, keys, elements, present, tallied)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,17 +291,11 @@ def _consensus(
     region_total = np.zeros(tallied.shape[1], dtype=np.int64)
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for page_parts, region in zip(parts.pages, regions):
-        region_total += page_parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)
-        keys, elements = page_parts.outermost(region)
-        found.append((keys, elements))
-        on_pages += np.bincount(keys, minlength=n_keys) > 0
-        totals = page_parts.totals(elements)
-        totals[page_parts.linked[elements], _LINK_TERMS] = 0  # a link is not a list of links
-        # Every column's sums per key in one bincount, each (key, column) its own bin: the same floats,
-        # added in the same order, as a bincount per column.
-        n_columns = totals.shape[1]
-        bins = (keys[:, None] * n_columns + np.arange(n_columns)).ravel()
-        tallied += np.bincount(bins, weights=totals.ravel(), minlength=n_keys * n_columns).reshape(n_keys, n_columns).astype(np.int64)
+        part = page_parts.region(region)
+        region_total += part.total
+        found.append((part.keys, part.elements))
+        on_pages[part.present] += 1
+        tallied[part.present] += part.tallied
     region_chars = int(region_total[_BOILERPLATE] + region_total[_CONTENT])
     cut = _Cut.of(parts.pages, found, n_keys)
     chosen: list[str] = []
@@ -472,6 +508,9 @@ class _Judge:
 
     pages: Sequence[ScoredPage]
     parts: SampleParts
+    # Each set of regions' cleaned agreement, by their elements: the chosen pattern's regions are judged
+    # again among its rivals, and rivals that select the same elements are judged alike.
+    judged: dict[tuple[tuple[int, ...], ...], float] = field(default_factory=dict, repr=False, compare=False)
 
     def regions(self, candidate: Ranked) -> list[list[int]]:
         return [page.index.outermost(matches(page.index, candidate.pattern.xpath)) for page in self.pages]
@@ -510,7 +549,11 @@ class _Judge:
         article's own container does, and the wider one then brings its author box and review
         panels to every page.  (Re-measure: `forest eval --split dev --systems forest`.)
         """
-        return self.agreement(regions, _consensus(self.pages, regions, self.parts, link_lists=False)[1])
+        at = tuple(tuple(region) for region in regions)
+        found = self.judged.get(at)
+        if found is None:
+            found = self.judged[at] = self.agreement(regions, _consensus(self.pages, regions, self.parts, link_lists=False)[1])
+        return found
 
 
 def _container(regions: Sequence[Sequence[int]], pages: Sequence[ScoredPage], eligible: dict[str, list[list[int]]]) -> str | None:

@@ -406,6 +406,36 @@ def test_the_labelled_characters_of_elements_are_their_totals() -> None:
                                    len("Harbour crane strike ends") + len("Dock workers returned on Monday."))
 
 
+def test_a_regions_tallies_are_the_dense_bincount_over_every_key_and_read_once() -> None:
+    # _RegionParts keeps the keys a region's parts are of and their columns' sums: _consensus adds them
+    # where it added one bincount over all the sample's keys per page (the reference, below).
+    html = ("<html><body><div id='main'><h1>Harbour crane strike ends</h1><p>Dock workers returned on Monday.</p>"
+            "<div class='box'><p>Share this</p><p><a href='/x'>Most read</a></p><img src='a.png'></div>"
+            "<div class='box'><p class='x'>Crane news</p></div></div><p>Copyright the Courier</p></body></html>")
+    index = index_page(etree.fromstring(html, etree.HTMLParser()).find("body"))
+    page = score_page(index, tfidf_keywords(["harbour crane dock workers"], k=5)[0])
+    texts = [e for e in index.elements if e.tag in ("h1", "p")]
+    labels = PageLabels(tuple("".join(e.itertext()) for e in texts), tuple(texts), tuple(e.tag == "h1" or "Dock" in (e.text or "") for e in texts))
+    ids: dict[str, int] = {}
+    parts = _PageParts.of(page, labels, ids)
+    n_keys = len(ids)
+    for region in [[node] for node in range(len(index.elements))] + [[], [3, 5], [1, 2, 3]]:
+        part = parts.region(region)
+        keys, elements = parts.outermost(region)
+        totals = parts.totals(elements)
+        totals[parts.linked[elements], 4] = 0
+        n_columns = totals.shape[1]
+        bins = (keys[:, None] * n_columns + np.arange(n_columns)).ravel()
+        dense = np.bincount(bins, weights=totals.ravel(), minlength=n_keys * n_columns).reshape(n_keys, n_columns).astype(np.int64)
+        tallied = np.zeros_like(dense)
+        tallied[part.present] += part.tallied
+        assert (tallied == dense).all() and part.tallied.dtype == dense.dtype
+        assert (part.present == np.flatnonzero(np.bincount(keys, minlength=n_keys) > 0)).all()
+        assert (part.keys == keys).all() and (part.elements == elements).all()
+        assert (part.total == parts.totals(np.asarray(region, dtype=np.int64)).sum(axis=0)).all()
+        assert parts.region(list(region)) is part and not part.tallied.flags.writeable
+
+
 def _up(index: PageIndex, i: int, steps: int) -> int:
     for _ in range(steps):
         i = index.parent[i]
