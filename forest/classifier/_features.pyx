@@ -1065,6 +1065,39 @@ cdef Py_ssize_t _confine(const double[::1] probability, const uint8_t[::1] conte
     return top
 
 
+def subtrees(list tags not None, names not None, const int64_t[::1] roots not None, const int64_t[::1] last not None):
+    """Per element (a bool array), whether it is or lies inside an element whose tag is in the set ``names``
+    or one of ``roots`` (element indices): forest.classifier.blocks._within of those elements, in one pass
+    (a subtree is a stretch of the document order: an element is inside when it is before the furthest end of
+    the subtrees opened so far), where numpy's union, two bincounts and a running sum cost a page more."""
+    cdef Py_ssize_t n = last.shape[0], i, k
+    cdef int64_t end = -1
+    cdef bint named = len(names) > 0
+    if len(tags) != n:
+        raise ValueError("the elements' arrays differ in length")
+    for i in range(n):
+        if not i <= last[i] < n:
+            raise IndexError("an element's subtree end is out of range")
+    out_ = np.zeros(n, dtype=bool)
+    cdef uint8_t[::1] out = out_.view(np.uint8)
+    cdef uint8_t* starts = <uint8_t*>calloc(max(n, 1), sizeof(uint8_t))
+    if starts is NULL:
+        raise MemoryError()
+    try:
+        for k in range(roots.shape[0]):
+            if not 0 <= roots[k] < n:
+                raise IndexError("a root is out of range")
+            starts[roots[k]] = 1
+        for i in range(n):
+            if starts[i] or (named and tags[i] in names):
+                if last[i] > end:
+                    end = last[i]
+            out[i] = i <= end
+    finally:
+        free(starts)
+    return out_
+
+
 def tagged(list tags not None, names not None):
     """The indices (int64, ascending) of the elements whose tag (``tags[i]``) is in the set ``names``:
     one lookup per element in C, where list.index compared each tag in Python's rich comparison."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from forest.classifier._features import block_counts, tagged
+from forest.classifier._features import block_counts, subtrees, tagged
 from forest.classifier._walk import Nodes, attributes_of, flatten, read_names
 from patterns.text import BLOCK_TAGS, Block
 
@@ -189,6 +189,7 @@ def _not_rendered(style: str) -> bool:
 # copyright) and navigation, by their HTML5 element or ARIA role.
 NOT_ARTICLE_TAGS = frozenset(("figcaption", "footer", "nav"))
 NOT_ARTICLE_ROLES = frozenset(("contentinfo", "navigation"))
+_NO_TAGS: frozenset[str] = frozenset()
 
 
 def not_article(tree: PageTree) -> np.ndarray:
@@ -200,10 +201,13 @@ def not_article(tree: PageTree) -> np.ndarray:
 def unshown(tree: PageTree, *, landmarks: bool = True) -> np.ndarray:
     """:func:`invisible` elements, and with ``landmarks`` :func:`not_article` ones too: one count of
     their roots' subtrees (an element inside either's roots is inside their union's)."""
-    roots = _hidden_roots(tree)
-    if landmarks:
-        roots = np.concatenate([roots, _not_article_roots(tree)])
-    return _within(tree, roots)
+    # In C (forest.classifier._features.subtrees): the roots' union and _within's numpy calls cost a page
+    # more than finding the few roots.  Its reference is invisible | not_article, in tests/unit/test_native_unshown.py.
+    attributes = tree.marked_attributes()
+    roots = [i for i in tree.marked() if "hidden" in (a := attributes[i]) or _not_rendered(a.get("style") or "")
+             or (landmarks and a.get("role") in NOT_ARTICLE_ROLES)]
+    found: np.ndarray = subtrees(tree.tags, NOT_ARTICLE_TAGS if landmarks else _NO_TAGS, np.asarray(roots, dtype=np.int64), tree.last)
+    return found
 
 
 def _not_article_roots(tree: PageTree) -> np.ndarray:

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
-from forest.classifier._features import tagged
+from forest.classifier._features import subtrees, tagged
 from forest.classifier.blocks import NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS, NOT_RENDERED, PageTree, _within, unshown, walk
 
 
@@ -67,6 +67,29 @@ _TAGS = ["p", "div", "nav", "footer", "figcaption", "a", "navigation", "Footer",
 @given(st.lists(st.sampled_from(_TAGS) | st.text(max_size=3), max_size=40))
 def test_tagged_finds_the_tags_a_set_lookup_finds(tags: list[str]) -> None:
     assert tagged(tags, NOT_ARTICLE_TAGS).tolist() == [i for i, tag in enumerate(tags) if tag in NOT_ARTICLE_TAGS]
+
+
+@given(st.sampled_from(range(len(PAGES))), st.data(), st.booleans())
+def test_subtrees_are_within_s_subtrees_of_the_same_roots(which: int, data: st.DataObject, landmarks: bool) -> None:
+    # unshown's one pass in C against _within (numpy) of the tagged elements and the roots together.
+    tree = walk(body_of(PAGES[which]))
+    roots = data.draw(st.lists(st.integers(0, len(tree) - 1), max_size=6))
+    names = NOT_ARTICLE_TAGS if landmarks else frozenset()
+    native = subtrees(tree.tags, names, np.asarray(roots, dtype=np.int64), tree.last)
+    assert native.dtype == bool
+    both = np.concatenate([np.asarray(roots, dtype=np.int64), tagged(tree.tags, names)])
+    assert native.tolist() == _within(tree, both).tolist()
+
+
+def test_subtrees_refuses_bad_arrays() -> None:
+    tree = walk(body_of(PAGES[0]))
+    none = np.zeros(0, dtype=np.int64)
+    with pytest.raises(ValueError, match="differ in length"):
+        subtrees(tree.tags[:-1], NOT_ARTICLE_TAGS, none, tree.last)
+    with pytest.raises(IndexError, match="root is out of range"):
+        subtrees(tree.tags, NOT_ARTICLE_TAGS, np.asarray([len(tree)], dtype=np.int64), tree.last)
+    with pytest.raises(IndexError, match="subtree end is out of range"):
+        subtrees(tree.tags, NOT_ARTICLE_TAGS, none, tree.last - 1)
 
 
 def _check_pages(every: bool) -> int:
