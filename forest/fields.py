@@ -170,7 +170,10 @@ def extract_fields(
         # No headline stated but the <title>: without the site's name, when it carries it ("Headline | Site").
         title = shown = page_title(root)
         found["title"] = (stripped if (stripped := strip_site_name(title, site)) != title else None)
-    if body and statements and not (found["author"] and found["date"]):
+    # A field whose learned place this page lacks: the page is of another template than the sample's, so
+    # the field is searched for as on a page of a site not learned (a page only, not every page of the site).
+    unplaced = not statements and any(not found[name] and fields.get(name) for name in ("author", "date"))
+    if body and (statements or unplaced) and not (found["author"] and found["date"]):
         # The elements both searches read, found in one walk.
         elements = statement_elements(root)
         stated = microdata_fields(root, elements)
@@ -193,7 +196,7 @@ def extract_fields(
     if printed_for:
         # A date beside the byline only without a wrapper: with one, a site whose dates are printed there learns their place.
         printed = printed_fields(root, headlines(root, found["title"], shown=shown), date="date" in printed_for, author="author" in printed_for,
-                                 beside_byline=statements, page=page)
+                                 beside_byline=statements or unplaced, page=page)
         found["date"] = found["date"] or printed["date"]
         found["author"] = found["author"] or printed["author"]
     if body and not found["date"]:

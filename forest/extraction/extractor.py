@@ -164,6 +164,11 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     if "title" in wrapper.fields and not headline:
         return None
     title, found = _fields(root, text, wrapper, headline, url=url)
+    # So would a date with a learned place that neither it nor the search finds in the part parsed (a page
+    # of another template, its date printed by a headline outside the part): the whole page is searched.
+    # Not an author's: a site's pages name one on some pages only, and each page without would be parsed twice.
+    if "date" in wrapper.fields and not found["date"]:
+        return None
     article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
     return _headed(article) if article is not None else None
 

@@ -153,3 +153,13 @@ def test_a_customer_reviews_date_does_not_date_the_page() -> None:
     review = ("<div class='customer-review'><span class='review-author'>Bo Chen</span> <span>09.08.2024</span>"
               "<p>Sturdy and well made.</p></div>")
     assert _date(_page(ARTICLE * 6 + review)) is None
+
+
+def test_a_page_without_its_learned_date_place_is_searched_as_a_page_of_an_unlearned_site() -> None:
+    # Another template of the site: the learned place is missing, the date is stated in a <time> element.
+    html = _story(0, 3, dated=False).html.replace("<h1>", "<p class='meta'>Filed <time datetime='2014-03-03'>Monday</time></p><h1>")
+    root = parse_html(html)
+    assert extract_fields(root, {"date": "//span[@class='when']"}, html=html, statements=False)["date"] == "2014-03-03"
+    # A wrapper that learned no place for the date, nor to search for one, is not made to search.
+    assert extract_fields(root, {}, html=html, statements=False)["date"] is None
+

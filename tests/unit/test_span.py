@@ -132,6 +132,17 @@ def test_a_page_of_another_template_falls_back_past_the_span() -> None:
     assert extract(wrapper, page).method != "wrapper"
 
 
+def test_a_learned_date_outside_the_span_is_read_from_the_whole_page() -> None:
+    wrapper = replace(learned(), fields={"date": "//span[@class='when']"})
+    when = '<span class="when">March 3, 2014</span>'
+    inside = story(5).replace(STORY, STORY + when)
+    from_span = extract_span(wrapper, inside)
+    assert from_span is not None and from_span.date == "2014-03-03"
+    above = story(5).replace("<h1>", when + "<h1>")  # before the span's start: not in the part parsed
+    assert extract_span(wrapper, above) is None
+    assert extract(wrapper, above).date == "2014-03-03"
+
+
 def test_learning_extracts_no_sample_page_the_main_pattern_misses(monkeypatch: pytest.MonkeyPatch) -> None:
     # Such a page cannot give the main pattern's article; its extraction would go cold (the classifier).
     other = f"<html><head><title>x</title></head><body>{NAV}<table><tr><td>{' '.join(ARTICLES[6][1])}</td></tr></table></body></html>"
