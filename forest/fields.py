@@ -684,6 +684,10 @@ def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
         return _iso(" ".join(_own_text(element).split()) or text) or None
     text = _text(element)
     if name == "author":
+        if len(text) > MAX_BYLINE:
+            # The place holds a paragraph on this page, not a byline (a wire story's first paragraph, where a
+            # sample page printed its byline): no name is read from it.
+            return None
         text = BYLINE.sub("", text).strip(" ,;|")
         if len(text.split()) > MAX_NAME_WORDS or any(c.isdigit() or c in "|•·" for c in text):
             # A byline element holding more than names ("Ana Lima | March 3, 2014 | 5 min read").

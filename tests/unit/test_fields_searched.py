@@ -163,3 +163,14 @@ def test_a_page_without_its_learned_date_place_is_searched_as_a_page_of_an_unlea
     # A wrapper that learned no place for the date, nor to search for one, is not made to search.
     assert extract_fields(root, {}, html=html, statements=False)["date"] is None
 
+
+@pytest.mark.parametrize(("first", "author"), [
+    ("By Ana Lima", "Ana Lima"),
+    # A wire story's dateline paragraph where a sample page printed its byline: no one is named.
+    ("WELLINGTON (Reuters) - The apples along the northern path need care this winter, the orchard keeper said "
+     "on Monday in a note to the town's growers.", None),
+])
+def test_a_learned_author_place_that_holds_a_paragraph_names_no_one(first: str, author: str | None) -> None:
+    html = _story(0, 3, dated=False).html.replace("<div class='text'><p>", f"<div class='text'><p>{first}</p><p>")
+    root = parse_html(html)
+    assert extract_fields(root, {"author": "//div[@class='text']/p[1]"}, html=html, statements=False)["author"] == author
