@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -87,23 +87,26 @@ def tfidf_terms(tokenized: Sequence[list[str]], k: int = 20) -> list[Keywords]:
         # article body.  On the site-level datasets' news sites, more of the keywords it
         # selects occur in the gold article text than with raw counts, at k = 10, 20 and 30.
         tf = np.log(np.fromiter((counts[row][term] for term in kept), np.float64, len(kept))) + 1
-        candidates = [(term, value * idf[term]) for term, value in zip(kept, tf.tolist())]
-        results.append(_top_terms(candidates, counts[row], k))
+        # Each product as Python's float product of the two (numpy's is the same IEEE operation).
+        values = tf * np.fromiter((idf[term] for term in kept), np.float64, len(kept))
+        results.append(_top_terms(kept, values, k))
     return results
 
 
-def _top_terms(candidates: list[tuple[str, float]], distinct: Iterable[str], k: int) -> Keywords:
-    """The ``k`` best candidates; ``distinct`` holds the text's terms once each, in order of first occurrence."""
-    if not candidates:
+def _top_terms(terms: list[str], values: np.ndarray, k: int) -> Keywords:
+    """The ``k`` best of ``terms`` by their ``values``, ties to the first: ``terms`` come in their
+    text's order of first occurrence (a Counter's keys), so a stable sort by value alone breaks
+    ties by first occurrence."""
+    if not terms:
         return Keywords((), (), SOURCE)
-    # Position of each distinct term's first occurrence, for a deterministic tie-break.
-    first = {term: position for position, term in enumerate(distinct)}
-    candidates.sort(key=lambda pair: (-pair[1], first[pair[0]]))
-    # Normalised over the eligible terms only, so stopwords do not dilute the weights.
-    norm = math.sqrt(sum(value * value for _, value in candidates))
-    top = candidates[:k]
+    order = np.argsort(-values, kind="stable")
+    ranked = values[order]
+    # Normalised over the eligible terms only, so stopwords do not dilute the weights: summed by
+    # Python's sum in rank order, the order the norm was always summed in (numpy's sum pairs terms).
+    norm = math.sqrt(sum((ranked * ranked).tolist()))
+    top = order[:k].tolist()
     return Keywords(
-        terms=tuple(term for term, _ in top),
-        weights=tuple(value / norm for _, value in top),
+        terms=tuple(terms[i] for i in top),
+        weights=tuple((ranked[:k] / norm).tolist()),
         source=SOURCE,
     )

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from keywords.model import Keywords
-from keywords.stopwords import ALL_STOPWORDS
+from keywords.stopwords import ALL_STOPWORDS, STOPWORDS, detect_language
 from keywords.tfidf import tfidf_keywords, tfidf_terms
-from keywords.tokenize import tokenize
+from keywords.tokenize import UNSPACED_SCRIPT, tokenize
 
 TEMPLATE = "Home News Sport Contact Subscribe Privacy Copyright"
 ARTICLES = [
@@ -158,3 +162,46 @@ def test_fast_on_ten_long_texts() -> None:
         tfidf_keywords(texts, k=20)
         best = min(best, time.perf_counter() - start)
     assert best < 0.5
+
+
+def _ranked_by_key(candidates: list[tuple[str, float]], distinct: list[str], k: int) -> Keywords:
+    """The ranking tfidf_terms made before it ranked in numpy: a sort by (-value, first occurrence), the
+    norm summed by Python in that order, each weight a Python float division."""
+    if not candidates:
+        return Keywords((), (), "tfidf")
+    first = {term: position for position, term in enumerate(distinct)}
+    candidates.sort(key=lambda pair: (-pair[1], first[pair[0]]))
+    norm = math.sqrt(sum(value * value for _, value in candidates))
+    top = candidates[:k]
+    return Keywords(tuple(term for term, _ in top), tuple(value / norm for _, value in top), "tfidf")
+
+
+def _tfidf_by_key(tokenized: list[list[str]], k: int) -> list[Keywords]:
+    counts = [Counter(terms) for terms in tokenized]
+    df: Counter[str] = Counter()
+    for page_counts in counts:
+        df.update(page_counts.keys())
+    n = len(tokenized)
+    idf = dict(zip(df, (np.log((n + 1) / (np.fromiter(df.values(), np.float64, len(df)) + 1)) + 1).tolist()))
+    eligible = {t for t, c in df.items() if not (n >= 2 and c == n) and not (len(t) == 1 and not UNSPACED_SCRIPT.match(t))}
+    sample_language = detect_language([t for doc in tokenized for t in doc])
+    out = []
+    for row, terms in enumerate(tokenized):
+        language = detect_language(terms, counts[row]) or sample_language
+        stopwords = STOPWORDS[language] if language is not None else ALL_STOPWORDS
+        kept = [t for t in counts[row] if t in eligible and t not in stopwords]
+        tf = np.log(np.fromiter((counts[row][t] for t in kept), np.float64, len(kept))) + 1
+        out.append(_ranked_by_key([(t, v * idf[t]) for t, v in zip(kept, tf.tolist())], list(counts[row]), k))
+    return out
+
+
+_WORDS = st.sampled_from("glacier orchestra volcano bakery the and of rye flour ash alps symphony village farm".split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_WORDS, max_size=40), min_size=1, max_size=5), st.integers(1, 8))
+def test_keywords_are_ranked_as_by_a_sort_on_value_and_first_occurrence(tokenized: list[list[str]], k: int) -> None:
+    # Few distinct words, many repeats: ties everywhere, which the stable sort must break by first occurrence.
+    if not any(tokenized):
+        return
+    assert tfidf_terms(tokenized, k=k) == _tfidf_by_key(tokenized, k)
