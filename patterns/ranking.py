@@ -124,15 +124,29 @@ def evaluate(pages: Sequence[ScoredPage], xpath: str, scoring: str = "jxu") -> R
     return _evaluated(pages, xpath, [page.index.outermost(matches(page.index, xpath)) for page in pages], scoring)
 
 
-def _evaluated(pages: Sequence[ScoredPage], xpath: str, regions: Sequence[Sequence[int]], scoring: str) -> Ranked:
-    """:func:`evaluate`, each page's region (its outermost matches) given."""
+def _evaluated(pages: Sequence[ScoredPage], xpath: str, regions: Sequence[Sequence[int]], scoring: str,
+               read: Sequence[dict[tuple[int, ...], tuple[float, int, list[int]]]] = ()) -> Ranked:
+    """:func:`evaluate`, each page's region (its outermost matches) given.
+
+    :param read: per page, each region's score, terms and levels by its nodes, filled as they are
+        read: most of a page's keys select a region another key selects too (an element's id, its
+        class and each class token), and each region is scored once.
+    """
     scores: list[float] = []
     terms: list[int] = []
     levels: list[int] = []
-    for page, nodes in zip(pages, regions):
-        scores.append(region_score(page, nodes, scoring) if nodes else 0.0)
-        terms.append(sum(page.n[i] for i in nodes))
-        levels.extend(page.index.depth[i] for i in nodes)
+    for k, (page, nodes) in enumerate(zip(pages, regions)):
+        memo = read[k] if k < len(read) else None
+        at = tuple(nodes)
+        found = memo.get(at) if memo is not None else None
+        if found is None:
+            found = (region_score(page, nodes, scoring) if nodes else 0.0, sum(page.n[i] for i in nodes),
+                     [page.index.depth[i] for i in nodes])
+            if memo is not None:
+                memo[at] = found
+        scores.append(found[0])
+        terms.append(found[1])
+        levels.extend(found[2])
     support = sum(1 for t in terms if t)
     pattern = Pattern(
         xpath=xpath,
@@ -160,12 +174,13 @@ def rank(
     # accident (an id with the article number): not worth scoring everywhere.
     needed = 2 if len(pages) >= 3 else 1
     ranked: list[Ranked] = []
+    read: list[dict[tuple[int, ...], tuple[float, int, list[int]]]] = [{} for _ in pages]
     for key in keys:
         if sum(1 for page in pages if key in page.index.keys) < needed:
             continue
         regions = _regions(pages, key)
         if regions is not None:
-            ranked.append(_evaluated(pages, key, regions, scoring))
+            ranked.append(_evaluated(pages, key, regions, scoring, read))
     # Each sample page casts one vote: scores are shares of the page's best region,
     # so a long page does not outvote four short ones.
     best = [max((r.page_scores[k] for r in ranked), default=0.0) or 1.0 for k in range(len(pages))]

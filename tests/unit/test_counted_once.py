@@ -60,3 +60,28 @@ def test_an_index_positions_its_elements_once() -> None:
     positions = index.positions()
     assert positions == {element: i for i, element in enumerate(index.elements)} and len(positions) == 6
     assert index.positions() is positions  # made once, for every step that asks
+
+
+def test_ranking_scores_each_region_once_as_evaluate_scores_it() -> None:
+    # Keys that select the same region (an id, a class, each class token, anchored paths): rank scores the
+    # region once per page and gives every such key what evaluate, which scores each key alone, gives it.
+    from forest.html import parse_html
+    from forest.learning.index import page_index
+    from keywords.tfidf import tfidf_terms
+    from patterns.ranking import ScoredPage, evaluate, rank
+
+    stories = ["glacier retreat summer alps melt", "orchestra symphony rehearsal violin", "volcano ash village farms",
+               "bakery sourdough rye flour prize"]
+    indexes = [page_index(parse_html(
+        f"<html><body><div id='nav' class='menu top'><a href='/'>home news sport</a></div>"
+        f"<div id='story' class='article main'><h1>{story.split()[0]}</h1><p class='lead text'>{story} {story}</p>"
+        f"<p class='text'>{story}</p></div><div class='menu'><p>footer links contact</p></div></body></html>").find("body"))
+        for story in stories]
+    pages: list[ScoredPage] = [score_page(index, keywords) for index, keywords
+                               in zip(indexes, tfidf_terms([index.page_terms() for index in indexes], k=5))]
+    ranked = rank(pages)
+    assert len(ranked) > 10
+    for r in ranked:
+        alone = evaluate(pages, r.pattern.xpath)
+        assert (r.page_scores, r.page_terms) == (alone.page_scores, alone.page_terms)
+        assert (r.pattern.support, r.pattern.level, r.pattern.terms) == (alone.pattern.support, alone.pattern.level, alone.pattern.terms)
