@@ -18,6 +18,7 @@ from forest.classifier._features import (
     Tokens,
     descendant_levels,
     element_columns,
+    gather_rows,
     page_rows,
     modern_columns,
     node_numeric,
@@ -336,7 +337,9 @@ def _hides(style: str) -> bool:
     return _HIDDEN_STYLE.search(style) is not None
 
 
-def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, distinct: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+def _descendant_levels(
+    tree: PageTree, base: np.ndarray, tag: np.ndarray, distinct: np.ndarray, inverse: np.ndarray, into: np.ndarray | None = None
+) -> np.ndarray:
     """Per-level means over the 1st..N_LEVELS-th levels below each row's element (zeros when a level
     is empty) of ``base`` (a count column of ones, then numeric columns) and of the tags' one-hot
     columns (``tag``: each element's column), in C (forest.classifier._features.descendant_levels).
@@ -347,13 +350,18 @@ def _descendant_levels(tree: PageTree, base: np.ndarray, tag: np.ndarray, distin
     and only the few numeric columns are summed child by child, in the reference's order, for
     their bits.  The counts' log1p stays in numpy, for its bits too.  Blocks share elements: each
     of ``distinct`` (ascending) is described once, then copied to the rows (``inverse``: each
-    row's index in ``distinct``), as page_rows found them.
+    row's index in ``distinct``), as page_rows found them.  With ``into`` (rows x columns, float32: the
+    features' own columns for them), the rows are written there, cast as numpy's assignment casts them,
+    and ``into`` returned (in C: forest.classifier._features.gather_rows).
     """
     out, counts = descendant_levels(
         distinct, np.ascontiguousarray(tree.parent, dtype=np.int64), np.ascontiguousarray(tree.depth, dtype=np.int64),
         np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(base, dtype=np.float64), tag, N_LEVELS, N_TAGS,
     )
     out.reshape(len(distinct), N_LEVELS, base.shape[1] + N_TAGS)[:, :, 0] = np.log1p(counts)
+    if into is not None:
+        gather_rows(out, np.ascontiguousarray(inverse, dtype=np.int64), into)
+        return into
     described: np.ndarray = out[inverse]
     return described
 
@@ -387,14 +395,16 @@ def page_features(tree: PageTree, unit: str = "blocks", *, n_hash: int = N_HASH,
     # The rows' ancestors, their chains, the blocks inside each link and the distinct elements, in C.
     chain, ancestors, spans, distinct, inverse = page_rows(np.ascontiguousarray(rows, dtype=np.int64), tree.parent, tree.owner,
                                                            N_ANCESTORS, unit == "blocks")  # fmt: skip
-    levels = _descendant_levels(tree, level_base, tag, distinct, inverse)
     # The groups written side by side straight into float32 (the same rounding as astype): the
-    # node group and the ancestors' (each numeric columns, then the tag's one-hot) in place.
-    parts = [levels, text] if landmarks is None else [levels, text, landmarks]
+    # node group and the ancestors' (each numeric columns, then the tag's one-hot) and the descendants' in place.
+    parts = [text] if landmarks is None else [text, landmarks]
     node = numeric.shape[1] + N_TAGS
-    dense = np.empty((len(rows), node * (1 + N_ANCESTORS) + sum(p.shape[1] for p in parts)), dtype=np.float32)
-    _with_tags(numeric, tag, chain, dense[:, : node * (1 + N_ANCESTORS)].reshape(len(rows), -1, node))
     start = node * (1 + N_ANCESTORS)
+    levels = N_LEVELS * (level_base.shape[1] + N_TAGS)
+    dense = np.empty((len(rows), start + levels + sum(p.shape[1] for p in parts)), dtype=np.float32)
+    _with_tags(numeric, tag, chain, dense[:, :start].reshape(len(rows), -1, node))
+    _descendant_levels(tree, level_base, tag, distinct, inverse, dense[:, start : start + levels])
+    start += levels
     for part in parts:
         dense[:, start : start + part.shape[1]] = part
         start += part.shape[1]

@@ -27,6 +27,7 @@ from lxml import etree
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier import features
 from forest.classifier._features import (
+    gather_rows,
     block_counts,
     descendant_levels,
     element_columns,
@@ -560,3 +561,32 @@ def test_the_marked_elements_read_without_names_are_those_read_with_them(page: s
     classes, ids, marked, attributes = read_names(tree.elements, MARKING)
     assert read_names(tree.elements, MARKING, False) == ([], [], marked, attributes)
     assert (tree.marked(), tree.marked_attributes()) == (marked, attributes) and tree._names is None
+
+
+# --- The descendant levels' rows gathered into the float32 features (gather_rows) ---------------
+
+
+@given(st.integers(0, 6), st.integers(0, 5), st.integers(0, 9), st.integers(0, 3), st.integers(0, 2**32 - 1))
+def test_gathered_rows_are_numpys_gather_cast_to_float32(n: int, columns: int, rows: int, offset: int, seed: int) -> None:
+    # Values of every magnitude (float32 rounding, overflow to inf, subnormals), into a strided view as page_features' is.
+    rng = np.random.default_rng(seed)
+    source = rng.normal(size=(max(n, 1), columns)) * 10.0 ** rng.integers(-45, 40, size=(max(n, 1), columns))
+    index = rng.integers(0, max(n, 1), size=rows).astype(np.int64)
+    wide = np.zeros((rows, offset + columns + 2), dtype=np.float32)
+    expected = wide.copy()
+    transposed = np.zeros((columns, rows), dtype=np.float32).T  # a view whose rows are not contiguous
+    with np.errstate(over="ignore"):  # numpy's cast of a value past float32's range is inf, as C's
+        expected[:, offset : offset + columns] = source[index]
+        cast = source[index].astype(np.float32)
+    gather_rows(source, index, wide[:, offset : offset + columns])
+    gather_rows(source, index, transposed)
+    assert wide.tobytes() == expected.tobytes()
+    assert np.ascontiguousarray(transposed).tobytes() == cast.tobytes()
+
+
+def test_gather_rows_refuses_bad_arrays() -> None:
+    source = np.zeros((3, 2))
+    with pytest.raises(ValueError, match="out's shape"):
+        gather_rows(source, np.zeros(2, dtype=np.int64), np.zeros((2, 3), dtype=np.float32))
+    with pytest.raises(IndexError, match="out of range"):
+        gather_rows(source, np.asarray([0, 3], dtype=np.int64), np.zeros((2, 2), dtype=np.float32))
