@@ -4,6 +4,7 @@ import array
 from lxml import etree
 
 def occurrences(text: str, words: tuple[str, ...]) -> list[int]: ...
+def head_metas(root: etree._Element) -> list[tuple[str | None, str | None, str | None, str | None]]: ...
 
 class BodyTexts:
     texts: list[str]

@@ -36,7 +36,7 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
-from forest.classifier._walk cimport _is_text
+from forest.classifier._walk cimport _after_subtree, _is_text
 
 import array
 
@@ -368,6 +368,54 @@ cdef list _search(str text, tuple words, bint by_name):
         _scan(&needles, <const uint16_t*>data, length, by_name, found)
     else:
         _scan(&needles, <const uint32_t*>data, length, by_name, found)
+    return found
+
+
+cdef object _get(xmlNode* c_node, const char* name):
+    # element.get(name): the value of its first attribute of that name in no namespace, read by lxml's
+    # C API as get() reads it; None without one.
+    cdef tree.xmlAttr* c_attr = _attribute(c_node, name)
+    return cetree.attributeValue(c_node, c_attr) if c_attr is not NULL else None
+
+
+cdef inline bint _named(xmlNode* c_node, const char* name) noexcept nogil:
+    return c_node.type == tree.XML_ELEMENT_NODE and c_node.ns is NULL and strcmp(<const char*>c_node.name, name) == 0
+
+
+cdef int _metas(xmlNode* c_top, bint with_top, list found) except -1:
+    # (property, name, itemprop, content) of each <meta> of ``c_top``'s subtree (``c_top`` too when
+    # ``with_top``), in document order, as root.iter("meta") walks it.
+    cdef xmlNode* c_node = c_top if with_top else c_top.children
+    while c_node is not NULL:
+        if c_node.type == tree.XML_ELEMENT_NODE:
+            if _named(c_node, "meta"):
+                found.append((_get(c_node, "property"), _get(c_node, "name"), _get(c_node, "itemprop"), _get(c_node, "content")))
+            if c_node.children is not NULL:
+                # An element's children (an entity reference's are the entity's, never walked).
+                c_node = c_node.children
+                continue
+        if c_node is c_top:
+            break
+        c_node = _after_subtree(c_node, c_top)
+    return 0
+
+
+def head_metas(root):
+    """forest.html.head_metas of the page ``root``: (property, name, itemprop, content) of each ``<meta>``
+    of its ``<head>`` (``root.find("head")``), else of the whole page (``root.iter("meta")``), in
+    document order, each value as ``element.get`` reads it (None where absent).  Read from libxml2's
+    nodes: a proxy and four get() calls for each of a page's dozens of meta tags cost more than the
+    rest of its head's reading."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef xmlNode* c_root = top._c_node
+    cdef xmlNode* c_head = c_root.children
+    cdef list found = []
+    while c_head is not NULL and not _named(c_head, "head"):
+        c_head = c_head.next
+    if c_head is not NULL:
+        _metas(c_head, False, found)
+    if not found:
+        _metas(c_root, True, found)
     return found
 
 

@@ -233,7 +233,12 @@ Meta = tuple[str | None, str | None, str | None, str | None]
 def head_metas(root: lxml_html.HtmlElement) -> list[Meta]:
     """The page's ``<meta>`` elements (its head's, else all of the page's) as (property, name, itemprop, content):
     read once for :func:`meta_tags` and :func:`meta_values`, which each read every one of them."""
-    return [(meta.get("property"), meta.get("name"), meta.get("itemprop"), meta.get("content")) for meta in _head_first(root, "meta")]
+    # Read in C from libxml2's nodes (forest._texts.head_metas; its reference, the proxies' get(), is
+    # reference_head_metas in tests/unit/test_native_texts.py).  Imported here: the native module loads
+    # the classifier's walk, which a road that never reads fields (a feed's parse) need not load.
+    from forest._texts import head_metas as read_metas
+
+    return read_metas(root)
 
 
 def meta_values(root: lxml_html.HtmlElement, name: str, metas: list[Meta] | None = None) -> list[str]:

@@ -16,10 +16,10 @@ from lxml import html as lxml_html
 
 from dataset_pages import dataset_pages, skip_without_datasets
 from forest import bylines
-from forest._texts import BodyTexts, occurrences
+from forest._texts import BodyTexts, head_metas, occurrences
 from forest.errors import ParseError
 from forest.fields import headlines
-from forest.html import parse_html
+from forest.html import _head_first, parse_html
 
 _BODY_TEXTS = etree.XPath("//body//text()")
 _BEFORE = etree.XPath("count(preceding::text()[ancestor::body])")
@@ -229,10 +229,43 @@ def check_page(html: str, most: int | None = None) -> bool:
     root = _parsed(html)
     if root is None:
         return False
+    assert head_metas(root) == reference_head_metas(root)
     check_texts(root, most)
     check_printed(root, headlines(root))
     check_printed(root, [], [{}])  # no headline: the whole page's bylines, dates and names are read
     return True
+
+
+# --- The head's meta tags (forest._texts.head_metas, what forest.html.head_metas reads) ------------
+
+
+def reference_head_metas(root: etree._Element) -> list[tuple[str | None, str | None, str | None, str | None]]:
+    """forest.html.head_metas as it read them before: each element's proxy and its get()."""
+    return [(m.get("property"), m.get("name"), m.get("itemprop"), m.get("content")) for m in _head_first(root, "meta")]
+
+
+META_ATTRIBUTES = ["", " property='og:title'", " name='author'", " NAME='Date'", " itemprop='datePublished'", " content='x &amp; y'",
+                   " content=''", " content='caf\u00e9 \u201cquoted\u201d'", " content=unquoted", " name='a' name='b'", " content"]
+metas = st.lists(st.sampled_from(META_ATTRIBUTES), max_size=4).map(lambda a: f"<meta{''.join(a)}>")
+head_parts = st.lists(metas | st.sampled_from(["<title>t</title>", "<link rel='x'>", "<META content='upper'>"]), max_size=4)
+body_parts = st.lists(metas | st.sampled_from(["<p>text</p>", "<div><meta name='inner' content='1'></div>", "<svg><meta/></svg>"]),
+                      max_size=4)
+meta_pages = st.builds(lambda head, body, with_head: (f"<html><head>{''.join(head)}</head>" if with_head else "<html>")
+                       + f"<body>{''.join(body)}</body></html>", head_parts, body_parts, st.booleans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(meta_pages)
+def test_the_head_s_meta_tags_are_read_as_the_proxies_read_them(page: str) -> None:
+    for root in (lxml_html.document_fromstring(page), _parsed(page)):
+        if root is not None:
+            assert head_metas(root) == reference_head_metas(root)
+
+
+def test_meta_tags_of_a_page_without_a_head_are_the_whole_page_s() -> None:
+    root = lxml_html.document_fromstring("<html><body><meta name='a' content='1'><div><meta property='p'></div></body></html>")
+    assert head_metas(root) == [(None, "a", None, "1"), ("p", None, None, None)] == reference_head_metas(root)
+    assert head_metas(lxml_html.document_fromstring("<html><head><title>t</title></head><body><p>x</p></body></html>")) == []
 
 
 @pytest.mark.datasets
