@@ -51,9 +51,9 @@ _META_AUTHOR = ("author", "article:author", "dc.creator", "parsely-author", "sai
 # Core's and scholarly pages' ("citation_date"), and a magazine's issue date ("Issue_Date").
 _META_DATE = ("article:published_time", "datepublished", "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.issued",
               "og:published_time", "og:article:published_time", "sailthru.date", "published", "publish-date", "publishdate",
-              "publish_date", "publication_date", "parsely-pub-date", "dcterms.date", "dcterms.created", "citation_publication_date",
-              "citation_date", "citation_online_date", "article.published", "published_time", "article:published", "issue_date",
-              "datecreated")
+              "publish_date", "publication_date", "publicationdate", "parsely-pub-date", "dcterms.date", "dcterms.created",
+              "citation_publication_date", "citation_date", "citation_online_date", "article.published", "published_time", "article:published",
+              "issue_date", "datecreated")
 # The ends of a meta name a site prefixes its own way ("w-published-date"), "_" read as "-".
 _DATE_SUFFIXES = ("published-date", "publish-date", "publication-date", "published-time")
 # The separators between a <title>'s parts, with spaces around them (a date's own "/" and "-" have none).

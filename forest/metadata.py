@@ -129,6 +129,8 @@ def parse_date(value: str) -> date | datetime | None:
     try:
         if len(iso) == 10:
             return date.fromisoformat(iso)
+        if len(iso) == 8 and iso.isdigit():  # a day in ISO 8601's basic format ("20080115"), which Python 3.10 does not read
+            return date(int(iso[:4]), int(iso[4:6]), int(iso[6:]))
         return datetime.fromisoformat(iso)
     except ValueError:
         pass

@@ -219,8 +219,10 @@ def test_person_name(text: str, name: str | None) -> None:
         ("<meta name='DC.Date' scheme='ISO8601' content='2019-06-25'>", "2019-06-25"),
         ("<meta name='citation_date' content='2019/06/25'>", "2019-06-25"),
         ("<meta name='DATE' content='2019-06-25'>", "2019-06-25"),
+        # The Hindu's pages of 2008: one word, ISO 8601's basic format.
+        ("<META NAME='PublicationDate' CONTENT='20080115'>", "2008-01-15"),
     ],
-    ids=["magazine-issue-date", "dublin-core-capitals", "scholarly-citation-date", "upper-case-name"],
+    ids=["magazine-issue-date", "dublin-core-capitals", "scholarly-citation-date", "upper-case-name", "one-word-basic-format"],
 )
 def test_meta_tags_state_the_date_whatever_their_case(head: str, day: str) -> None:
     html = _page("Volunteers clear the orchard path", "By Ana Lima").replace("<head>", f"<head>{head}")
