@@ -865,6 +865,16 @@ def predictions(type cls not None, list blocks not None, elements, list owners n
     return out
 
 
+cdef void _first_bytes(list encoded, bint* initial):
+    # The first bytes of names (UTF-8 bytes; an empty name's is its terminating 0, as strcmp reads it).
+    cdef Py_ssize_t i
+    cdef bytes name
+    for i in range(256):
+        initial[i] = False
+    for name in encoded:
+        initial[<unsigned char>(<const char*>name)[0]] = True
+
+
 def marked_elements(root, tuple attributes not None, tuple tags not None):
     """The elements of ``root.iter(etree.Element)`` (``root``, then its descendants, in document
     order) that carry an attribute named in ``attributes`` or whose tag is in ``tags`` (both str,
@@ -880,12 +890,18 @@ def marked_elements(root, tuple attributes not None, tuple tags not None):
     cdef list tag_names = [(<str>tag).encode("utf-8") for tag in tags]
     cdef list found = []
     cdef bint hit
+    # The names' and the tags' first bytes: most attributes (class, href, src) and tags are told apart by
+    # them in C, where each was compared with every name in a loop over the list (most of the walk's time).
+    cdef bint initial[256]
+    cdef bint tag_initial[256]
+    _first_bytes(names, initial)
+    _first_bytes(tag_names, tag_initial)
     while c_node is not NULL:
         if c_node.type == tree.XML_ELEMENT_NODE:
-            hit = c_node.ns is NULL and _marking(<const char*>c_node.name, tag_names)
+            hit = c_node.ns is NULL and tag_initial[<unsigned char>c_node.name[0]] and _marking(<const char*>c_node.name, tag_names)
             c_attr = c_node.properties
             while not hit and c_attr is not NULL:
-                hit = c_attr.ns is NULL and _marking(<const char*>c_attr.name, names)
+                hit = c_attr.ns is NULL and initial[<unsigned char>c_attr.name[0]] and _marking(<const char*>c_attr.name, names)
                 c_attr = c_attr.next
             if hit:
                 found.append(cetree.elementFactory(doc, c_node))
