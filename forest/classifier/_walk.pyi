@@ -1,6 +1,6 @@
 # Types of the native page pass (forest/classifier/_walk.pyx), for mypy.
 from collections.abc import Iterator, Sequence
-from typing import TypeVar, overload
+from typing import Literal, TypeVar, overload
 
 import numpy as np
 from lxml import etree
@@ -21,14 +21,7 @@ class Nodes(Sequence[etree._Element]):
     def attributes(self) -> list[dict[str, str]]: ...
 
 def attributes_of(elements: list[etree._Element]) -> list[dict[str, str]]: ...
-def flatten(
-    root: etree._Element,
-    block_tags: frozenset[str],
-    block_class: type[Block],
-    keep_pieces: bool = ...,
-    proxies: bool = ...,
-    marking: frozenset[str] | None = ...,
-) -> tuple[
+_Fields = tuple[
     list[etree._Element] | Nodes,
     list[str],
     np.ndarray,
@@ -42,7 +35,45 @@ def flatten(
     list[Block],
     np.ndarray,
     list[tuple[int, int, str]],
-]: ...
+]
+_Counted = tuple[
+    list[etree._Element] | Nodes,
+    list[str],
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    list[Block],
+    np.ndarray,
+    list[tuple[int, int, str]],
+    np.ndarray,
+    list[str],
+]
+
+@overload
+def flatten(
+    root: etree._Element,
+    block_tags: frozenset[str],
+    block_class: type[Block],
+    keep_pieces: bool = ...,
+    proxies: bool = ...,
+    marking: frozenset[str] | None = ...,
+    counts: Literal[False] = ...,
+) -> _Fields: ...
+@overload
+def flatten(
+    root: etree._Element,
+    block_tags: frozenset[str],
+    block_class: type[Block],
+    keep_pieces: bool,
+    proxies: bool,
+    marking: frozenset[str] | None,
+    counts: Literal[True],
+) -> _Counted: ...
 def read_names(
     elements: Nodes | list[etree._Element], marking: frozenset[str], names: bool = ...
 ) -> tuple[list[str], list[str], list[int], dict[int, dict[str, str]]]: ...

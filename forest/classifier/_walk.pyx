@@ -274,7 +274,13 @@ cdef class _Text:
         self.pending_space = self.size > 0
         return 0
 
-    cdef str take(self):
+    cdef str take(self, int64_t* spaces):
+        # The text written, and (``spaces``) how many spaces it holds: its words less one, as Block.words counts them.
+        cdef Py_ssize_t i
+        cdef int64_t count = 0
+        for i in range(self.size):
+            count += self.buffer[i] == 32
+        spaces[0] = count
         text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.buffer, self.size)
         self.size = 0
         self.pending_space = False
@@ -288,7 +294,9 @@ cdef class _Pass:
     # One walk's state: the runs of the open group and what has been recorded so far.
     cdef Grow parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, in_link, block_owner, is_block
     cdef Grow owner
-    cdef list blocks, pieces
+    # Each block's characters, words and link characters (PageTree.block_counts), and its text.
+    cdef Grow block_chars, block_words, block_links
+    cdef list blocks, pieces, texts
     cdef _Text text
     cdef int64_t group_chars, group_links
     cdef bint keep_pieces
@@ -303,6 +311,7 @@ cdef class _Pass:
         self.blocks = []
         self.pieces = []
         self.pending = []
+        self.texts = []
 
     def __dealloc__(self):
         free(self.parent.data)
@@ -317,6 +326,9 @@ cdef class _Pass:
         free(self.block_owner.data)
         free(self.is_block.data)
         free(self.owner.data)
+        free(self.block_chars.data)
+        free(self.block_words.data)
+        free(self.block_links.data)
 
     cdef int run(self, int64_t element, xmlNode* c_node, bint tail) except -1:
         # A text run (an element's text, or the tail of ``c_node`` that belongs to ``element``).
@@ -343,11 +355,16 @@ cdef class _Pass:
 
     cdef int boundary(self, int64_t owner) except -1:
         # A block-level start or end: the open group becomes a block (if it has text) owned by ``owner``.
-        cdef int64_t block = -1
+        cdef int64_t block = -1, spaces = 0, links
         cdef str text
         if self.group_chars > 0:
-            text = self.text.take()
+            text = self.text.take(&spaces)
             block = len(self.blocks)
+            links = min(self.group_links, len(text))
+            _push(&self.block_chars, len(text))
+            _push(&self.block_words, spaces + 1)
+            _push(&self.block_links, links)
+            self.texts.append(text)
             if self.plain_blocks:
                 if self.slotted_blocks:
                     made = _new(self.block_class)
@@ -360,7 +377,7 @@ cdef class _Pass:
                 self.blocks.append(self.block_class(text, min(self.group_links, len(text))))
             _push(&self.owner, owner)
         elif self.text.size or self.text.pending_space:
-            self.text.take()
+            self.text.take(&spaces)
         if self.keep_pieces and self.pending:
             for element, text in self.pending:
                 self.pieces.append((element, block, text))
@@ -654,10 +671,13 @@ def attributes_of(list elements not None):
     return [_attributes(element._c_node) for element in elements]
 
 
-def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=False, bint proxies=True, frozenset marking=None):
+def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=False, bint proxies=True, frozenset marking=None,
+            bint counts=False):
     """PageTree's fields for the subtree of ``root`` (an lxml element), as a tuple:
     (elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words,
-    last, blocks, owner, pieces).
+    last, blocks, owner, pieces), and with ``counts`` two more: PageTree.block_counts (each block's
+    characters, words and link characters, rows of int64: ``len(text)``, ``text.count(" ") + 1`` and
+    ``link_chars``, counted as the texts are written) and the blocks' texts, in a list.
 
     ``elements`` is the list of every element's lxml proxy with ``proxies``, else a
     :class:`Nodes` (proxies made on access).  Given ``marking`` (and no ``proxies``), the walk also
@@ -759,11 +779,20 @@ def flatten(root, frozenset block_tags not None, block_class, bint keep_pieces=F
     if not proxies:
         nodes.doc = doc
         nodes.root = root
-    return (
+    fields = (
         made if proxies else nodes, tags, _array(&p.parent), _array(&p.depth), _array(&p.position), _array(&p.n_children),
         _array(&p.own_chars), _array(&p.own_link_chars), _array(&p.own_words), _array(&p.last),
         p.blocks, _array(&p.owner), p.pieces,
     )
+    if not counts:
+        return fields
+    block_counts = np.empty((3, p.block_chars.size), dtype=np.int64)
+    cdef int64_t[:, ::1] rows = block_counts
+    if p.block_chars.size:
+        memcpy(&rows[0, 0], p.block_chars.data, p.block_chars.size * sizeof(int64_t))
+        memcpy(&rows[1, 0], p.block_words.data, p.block_words.size * sizeof(int64_t))
+        memcpy(&rows[2, 0], p.block_links.data, p.block_links.size * sizeof(int64_t))
+    return fields + (block_counts, p.texts)
 
 
 def child_sums(const int64_t[::1] parent not None, const double[:, ::1] values not None):

@@ -50,6 +50,8 @@ class PageTree:
     # The marked elements and their attributes alone (the features read class and id in C).
     _marked: tuple[list[int], dict[int, dict[str, str]]] | None = field(default=None, init=False, repr=False, compare=False)
     _block_counts: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    # The blocks' texts, where the walk listed them (block_texts).
+    _texts: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -102,6 +104,12 @@ class PageTree:
             self._block_counts = block_counts(self.blocks)
         return self._block_counts
 
+    def block_texts(self) -> list[str]:
+        """Each block's text (``Block.text``), in a list: the walk's, where it listed them as it wrote them."""
+        if self._texts is None:
+            self._texts = [b.text for b in self.blocks]
+        return self._texts
+
     def subtree_sums(self, own: np.ndarray) -> np.ndarray:
         """Per-element totals of ``own`` (one value or row per element) over each element's subtree."""
         own = np.asarray(own)
@@ -137,11 +145,12 @@ def walk(body: etree._Element, *, keep_pieces: bool = False, proxies: bool = Tru
         ``elements`` makes each on access: cheaper when a caller needs a few, but valid only
         while the tree is unchanged (an element cut from it may be freed with its subtree).
     """
-    elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, blocks, owner, pieces = (
-        # Without proxies, the walk reads the attributes the features ask for as it goes (Nodes).
-        flatten(body, BLOCK_TAGS, Block, keep_pieces, proxies, MARKING)
+    elements, tags, parent, depth, position, n_children, own_chars, own_link_chars, own_words, last, blocks, owner, pieces, counts, texts = (
+        # Without proxies, the walk reads the attributes the features ask for as it goes (Nodes); it
+        # counts each block's characters, words and links as it writes its text (block_counts).
+        flatten(body, BLOCK_TAGS, Block, keep_pieces, proxies, MARKING, True)
     )
-    return PageTree(
+    tree = PageTree(
         elements=elements,
         tags=tags,
         parent=parent,
@@ -156,6 +165,9 @@ def walk(body: etree._Element, *, keep_pieces: bool = False, proxies: bool = Tru
         owner=owner,
         pieces=pieces,
     )
+    tree._block_counts = counts
+    tree._texts = texts
+    return tree
 
 
 # Inline styles that keep an element from being rendered at all.

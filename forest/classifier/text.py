@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 
 import numpy as np
 
@@ -64,10 +63,10 @@ def block_text_features(tree: PageTree) -> np.ndarray:
     The columns in C (forest.classifier._text.block_columns), but the logarithms, which numpy
     takes for their bits.  Its reference, the numpy code it replaces, is in tests/unit/test_native_text.py.
     """
-    blocks = tree.blocks
-    n = len(blocks)
-    stats = _text_stats(list(map(operator.attrgetter("text"), blocks)))
-    link = np.fromiter(map(operator.attrgetter("link_chars"), blocks), dtype=np.float64, count=n)
+    n = len(tree.blocks)
+    # The texts and their link characters as the walk listed and counted them (PageTree.block_texts, block_counts).
+    stats = _text_stats(tree.block_texts())
+    link = tree.block_counts()[2].astype(np.float64)
     out = block_columns(stats, link, np.ascontiguousarray(tree.own_chars, dtype=np.int64),
                         np.ascontiguousarray(tree.last, dtype=np.int64), np.ascontiguousarray(tree.owner, dtype=np.int64), WRAP)  # fmt: skip
     out[:, 0] = np.log1p(stats[:, 0])

@@ -213,6 +213,12 @@ def assert_same(native: PageTree, reference: PageTree) -> None:
         assert np.array_equal(ours, theirs), name
     assert native.blocks == reference.blocks
     assert native.pieces == reference.pieces
+    # What the walk counted and listed of its blocks as it wrote them: the blocks' own (Block.words, link_chars).
+    counts = native.block_counts()
+    assert counts.dtype == np.int64 and counts.shape == (3, len(reference.blocks))
+    assert counts.tolist() == [[len(b.text) for b in reference.blocks], [b.words for b in reference.blocks],
+                               [b.link_chars for b in reference.blocks]]
+    assert native.block_texts() == [b.text for b in reference.blocks]
 
 
 def check(body: etree._Element) -> None:
