@@ -556,12 +556,12 @@ _TOKEN_KEY = re.compile(r"//[^\W\d][\w.\-]*" + re.escape(_TOKEN_TEST) + r"([^'\s
 
 
 class _Selection:
-    """The elements a candidate key's XPath (``//step`` or an anchored path, as :func:`_keys` writes them)
+    """The elements a candidate key's XPath (``//step`` or an anchored path, as :func:`element_keys` writes them)
     selects on one sample page, up to two in document order, read from the page index's keys: evaluating
     each candidate over the whole page was most of :func:`_best_key`'s time.
 
     The index holds the body's elements and the keys patterns.dom names them by, the same strings as
-    :func:`_keys` (both spell them with patterns.dom's steps); the head is indexed alike here, and the
+    :func:`element_keys` (both spell them with patterns.dom's steps); the head is indexed alike here, and the
     XPath's elements are the head's and then the body's.  Where the index cannot stand for the XPath,
     :meth:`first` answers None and the caller evaluates the XPath: a key no indexed element holds (a tag
     XPath cannot name, a path through one), the root's own keys, and every key of a page whose root holds
@@ -598,7 +598,7 @@ class _Selection:
         :param named: whether every tag of the key's path is one the indexes name (:func:`_named_keys`): a key
             no indexed element holds then selects none, where it was evaluated over the whole page (a key of
             another sample page's element, a third of the field search's keys).  The indexes name every
-            element by each key :func:`_keys` spells for it (the same steps, and the same anchors up to
+            element by each key :func:`element_keys` spells for it (the same steps, and the same anchors up to
             ANCHOR_DISTANCE), so the XPath selects no element the indexes do not list under that key.
         """
         if not self._indexes or key in self._own:
@@ -629,14 +629,14 @@ class _Selection:
         return found if known or named else None
 
 
-def _keys(element: etree._Element) -> Iterator[str]:
+def element_keys(element: etree._Element) -> Iterator[str]:
     """XPaths describing ``element`` as patterns.dom describes nodes: by tag, by its own
     identifying attributes, and by a path from a close ancestor that has some."""
     return (key for key, _ in _named_keys(element))
 
 
 def _named_keys(element: etree._Element) -> Iterator[tuple[str, bool]]:
-    """:func:`_keys`, each with whether every tag of its path is one a page index names (patterns.dom._XPATH_NAME:
+    """:func:`element_keys`, each with whether every tag of its path is one a page index names (patterns.dom._XPATH_NAME:
     a step exists only for such a tag, and the index names no element through another)."""
     tag = element.tag
     named = isinstance(tag, str) and _XPATH_NAME.match(tag) is not None

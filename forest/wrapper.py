@@ -31,7 +31,8 @@ class Wrapper:
     :param sample: the URLs (or names) of the sample pages it was learned from.
     :param notes: what learning noticed: skipped pages, pages that disagree with the main pattern.
     :param learned_at: ISO 8601 UTC timestamp.
-    :param fields: XPaths of the article's title, author and date (see forest.fields), where learned.
+    :param fields: XPaths of the article's title, author and date (see forest.fields), and of the
+        standfirst the site prints above its region (``lead``, forest.learning.lead), where learned.
     :param feed_url: the feed it was learned from, if any: drift relearns the site from it.
     :param misses_at_learn: the store's miss counter for the site when it was learned;
         misses since then measure drift.

@@ -130,9 +130,10 @@ def _extract_tree(
     comments = _comments(root, wrapper, url) if settings.comments else None
     notes: tuple[str, ...] = ()
     if wrapper is not None:
+        lead = read_field(root, wrapper.fields, "lead")  # read before the region's exclusions are cut from the tree
         article = _wrapped(root, wrapper, wrapper.patterns, title, found, comments, settings, url)
         if article is not None:
-            return _headed(article)
+            return _headed(article, lead)
         notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
         if wrapper.exclusions or wrapper.comments:
             # The patterns may have cut their exclusions and the thread out of the tree
@@ -169,14 +170,17 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     # Not an author's: a site's pages name one on some pages only, and each page without would be parsed twice.
     if "date" in wrapper.fields and not found["date"]:
         return None
+    lead = read_field(root, wrapper.fields, "lead")
     article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
-    return _headed(article) if article is not None else None
+    return _headed(article, lead) if article is not None else None
 
 
-def _headed(article: Article) -> Article:
+def _headed(article: Article, lead: str | None = None) -> Article:
     """``article`` with its headline as the first line of its text (and of its structure) where its
     region did not start so: an article's text is its headline and its body, whichever elements
-    of the page hold them (a site whose pattern is its paragraphs leaves its ``<h1>`` out).
+    of the page hold them (a site whose pattern is its paragraphs leaves its ``<h1>`` out).  The
+    site's standfirst (``lead``, its learned place's text: forest.learning.lead) follows the
+    headline there, unless the region holds it.
 
     Only for a wrapper's region: the classifier labels the headline's block itself, and a page
     extracted cold keeps it or not on that label (prepending the title anyway scores lower on
@@ -185,10 +189,17 @@ def _headed(article: Article) -> Article:
     title = " ".join(article.title.split())
     if not title or not article.text or _states_headline(article.text, title):
         return article
-    headed = replace(article, text=f"{title}\n{article.text}")
+    lead = " ".join(lead.split()) if lead else ""
+    if lead and lead.casefold() in " ".join(article.text.split()).casefold():
+        lead = ""
+    head = [title, lead] if lead else [title]
+    headed = replace(article, text="\n".join([*head, article.text]))
     if article.document is None:
         return headed
-    return with_structure(headed, structure.Document((structure.Leaf(title, (structure.Span(title),), heading=1), *article.document.leaves)))
+    leaves = [structure.Leaf(title, (structure.Span(title),), heading=1)]
+    if lead:
+        leaves.append(structure.Leaf(lead, (structure.Span(lead),)))
+    return with_structure(headed, structure.Document((*leaves, *article.document.leaves)))
 
 
 def _states_headline(text: str, title: str) -> bool:

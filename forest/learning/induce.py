@@ -29,6 +29,7 @@ from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.hidden import hidden_parts
 from forest.learning.index import page_index
+from forest.learning.lead import learn_lead
 from forest.learning._inline import inline_children
 from forest.learning._name import in_landmarks
 from forest.learning.consensus import (
@@ -253,6 +254,13 @@ class Inducer:
         # The pages' indexes name their elements by the keys the field search tries (not the ABSPATHS ablation's paths).
         indexes = [sample.index for sample in samples] if settings.candidates != "paths" else None
         fields, searched = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes, indexes)
+        # The standfirst the site prints above its region, under the headline (forest.learning.lead).
+        if settings.ranking == "forest":
+            # Only where the classifier's labels were read and trusted: they tell a standfirst from a byline.
+            content = {element for page in labels for element, kept in zip(page.elements, page.content) if kept}
+            lead = learn_lead([(sample.root, page_title(sample.root)) for sample in samples], chosen[0].xpath, content)
+            if lead:
+                fields = {**fields, "lead": lead}
         self.wrapper_ = Wrapper(
             site=site,
             patterns=tuple(chosen),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from dataset_pages import dataset_pages, roots
-from forest.fields import _Body, _keys, _named_keys, _Selection, learn_fields
+from forest.fields import _Body, _named_keys, element_keys, _Selection, learn_fields
 from forest.html import parse_html
 from forest.learning._inline import unnamed_classes
 from forest.learning.index import page_index
@@ -146,7 +146,7 @@ def test_a_path_through_a_tag_the_index_cannot_name_is_left_to_the_xpath() -> No
     other = parse_html("<html><body><div id='b'><span>two</span></div></body></html>")
     selection = _Selection(other, page_index(other.find("body")))
     assert selection.first("//div[@id='a']/o:p/span", keys["//div[@id='a']/o:p/span"]) is None
-    assert list(_keys(span)) == list(keys)
+    assert list(element_keys(span)) == list(keys)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,0 +1,122 @@
+"""Learn where a site prints an article's standfirst: the sentence or two under the headline, above the body.
+
+A site's main pattern is the element that holds the article's body (``//div[@id='story-body-text']``);
+many news sites print the standfirst (a dek, a teaser) outside it, between the headline and the body,
+and a reader counts it as the article's.  It is learned as a field (``Wrapper.fields["lead"]``): an
+XPath that selects, on most sample pages, one element before the region's first node that reads as
+prose and that the block classifier labels content (a byline, a dateline or breadcrumbs it labels
+boilerplate), whose text differs from page to page (a promotion or a section's blurb repeats).
+Without the classifier's labels (learning did without them on a site unlike its training pages),
+none is learned.  Extraction puts its text under the headline (forest.extraction.extractor).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Collection, Sequence
+
+from lxml import etree
+
+from forest.fields import element_keys
+from forest.region import outermost
+from forest.xpaths import compiled
+
+# A standfirst's size in words: a headline or a byline is shorter, a paragraph of the body longer.
+# Re-measure: `forest eval --split dev --systems forest` (big9's sites print one, dragnet's blogs none).
+MIN_LEAD_WORDS = 8
+MAX_LEAD_WORDS = 80
+# The share of the sample pages (those the main pattern matches) the learned XPath must find one on.
+MIN_LEAD_SHARE = 0.6
+# A standfirst is prose: at most this share of its characters is link text (a ticker's are all links).
+MAX_LINK_SHARE = 0.3
+# How far up from the region's first node the standfirst may sit: the article's header and body
+# share a container within a few levels (forest.fields' keys anchor as far).
+SCOPE_LEVELS = 4
+# Where a standfirst never is: a figure's caption, navigation, a form, a page's aside or footer.
+_NOT_LEAD = frozenset({"figure", "figcaption", "nav", "form", "aside", "footer", "button", "select", "label",
+                       "script", "style", "noscript", "a", "li", "ul", "ol", "table", "h1"})
+
+
+def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: Collection[etree._Element]) -> str | None:
+    """The XPath of the site's standfirst, or None.
+
+    :param pages: each sample page's tree and its ``<title>`` (the headline's text is no standfirst).
+    :param main: the wrapper's main pattern.
+    :param content: the elements whose text blocks the classifier labels content on the sample pages.
+    """
+    if not content:
+        return None
+    found: list[dict[etree._Element, str]] = []
+    votes: Counter[str] = Counter()
+    for root, title in pages:
+        nodes = outermost(compiled(main)(root))
+        if not nodes:
+            continue
+        leads = {element: text for element, text in _candidates(nodes[0], title).items() if element in content}
+        found.append(leads)
+        keys = {key for element in leads for key in element_keys(element)}
+        votes.update(keys)
+    if len(found) < 2:
+        return None
+    need = max(2, math.ceil(MIN_LEAD_SHARE * len(found)))
+    for key, count in votes.most_common():
+        if count < need:
+            return None
+        texts = _selected(key, pages, main, found)
+        # Found alike on enough pages, and no template's text: each page's own.
+        if len(texts) >= need and len(set(texts)) == len(texts):
+            return key
+    return None
+
+
+def _selected(key: str, pages: Sequence[tuple[etree._Element, str]], main: str, found: Sequence[dict[etree._Element, str]]) -> list[str]:
+    """The texts ``key`` selects as a standfirst: on each page, its one element, where that is a candidate."""
+    texts = []
+    leads = iter(found)
+    for root, _ in pages:
+        if not outermost(compiled(main)(root)):
+            continue
+        candidates = next(leads)
+        try:
+            selected = compiled(key)(root)
+        except etree.XPathError:
+            return []
+        if isinstance(selected, list) and len(selected) == 1 and selected[0] in candidates:
+            texts.append(candidates[selected[0]])
+    return texts
+
+
+def _candidates(first: etree._Element, title: str) -> dict[etree._Element, str]:
+    """The elements before ``first`` (the region's first node), inside its container a few levels up,
+    that may be a standfirst, with their texts."""
+    scope = first
+    for _ in range(SCOPE_LEVELS):
+        parent = scope.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        scope = parent
+    ancestors = set(first.iterancestors())
+    folded_title = " ".join(title.split()).casefold()
+    out: dict[etree._Element, str] = {}
+    for element in scope.iter():
+        if element is first:
+            break  # document order: what follows the region's start is no standfirst
+        if not isinstance(element.tag, str) or element in ancestors or element.tag in _NOT_LEAD:
+            continue
+        if any(a.tag in _NOT_LEAD for a in element.iterancestors()):
+            continue
+        text = " ".join("".join(element.itertext()).split())
+        words = len(text.split())
+        if not MIN_LEAD_WORDS <= words <= MAX_LEAD_WORDS or text.casefold() in folded_title:
+            continue
+        if element.find(".//h1") is not None:
+            continue  # the article's header, headline and all
+        links = sum(len(" ".join("".join(a.itertext()).split())) for a in element.iter("a"))
+        if links > MAX_LINK_SHARE * len(text):
+            continue
+        # The element that holds the text itself, not a wrapper around it.
+        if any(len(" ".join("".join(child.itertext()).split())) >= 0.9 * len(text) for child in element):
+            continue
+        out[element] = text
+    return out
