@@ -55,8 +55,9 @@ def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: 
             continue
         leads = {element: text for element, text in _candidates(nodes[0], title).items() if element in content}
         found.append(leads)
-        keys = {key for element in leads for key in element_keys(element)}
-        votes.update(keys)
+        # In document order and each element's keys' order, once each: ties among keys are then broken the
+        # same way in every process (a set's order follows string hashing, which Python randomizes).
+        votes.update(list(dict.fromkeys(key for element in leads for key in element_keys(element))))
     if len(found) < 2:
         return None
     need = max(2, math.ceil(MIN_LEAD_SHARE * len(found)))
