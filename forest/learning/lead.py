@@ -47,14 +47,15 @@ def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: 
     """
     if not content:
         return None
-    found: list[dict[etree._Element, str]] = []
+    # Per page the main pattern matches: its tree and its candidates with their texts.
+    found: list[tuple[etree._Element, dict[etree._Element, str]]] = []
     votes: Counter[str] = Counter()
     for root, title in pages:
         nodes = outermost(compiled(main)(root))
         if not nodes:
             continue
         leads = {element: text for element, text in _candidates(nodes[0], title).items() if element in content}
-        found.append(leads)
+        found.append((root, leads))
         # In document order and each element's keys' order, once each: ties among keys are then broken the
         # same way in every process (a set's order follows string hashing, which Python randomizes).
         votes.update(list(dict.fromkeys(key for element in leads for key in element_keys(element))))
@@ -64,21 +65,17 @@ def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: 
     for key, count in votes.most_common():
         if count < need:
             return None
-        texts = _selected(key, pages, main, found)
+        texts = _selected(key, found)
         # Found alike on enough pages, and no template's text: each page's own.
         if len(texts) >= need and len(set(texts)) == len(texts):
             return key
     return None
 
 
-def _selected(key: str, pages: Sequence[tuple[etree._Element, str]], main: str, found: Sequence[dict[etree._Element, str]]) -> list[str]:
+def _selected(key: str, found: Sequence[tuple[etree._Element, dict[etree._Element, str]]]) -> list[str]:
     """The texts ``key`` selects as a standfirst: on each page, its one element, where that is a candidate."""
     texts = []
-    leads = iter(found)
-    for root, _ in pages:
-        if not outermost(compiled(main)(root)):
-            continue
-        candidates = next(leads)
+    for root, candidates in found:
         try:
             selected = compiled(key)(root)
         except etree.XPathError:
