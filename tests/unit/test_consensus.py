@@ -204,6 +204,33 @@ def test_where_the_classifier_contradicts_the_keywords_keyword_poor_parts_are_ke
     assert article.method == "wrapper" and "Weight in kilograms: 7" in article.text
 
 
+
+NOTICES = "weather tide timetable ferry parking council meeting market stall opening hours bus route".split()
+
+
+def blog_post(i: int, notices: int) -> str:
+    """A story followed by keyword-poor notices the classifier keeps and a reader's reply it rejects."""
+    notes = "".join(f"<p>The {NOTICES[(i + j) % len(NOTICES)]} notice {j} for week {i + j} is pinned at the town hall.</p>"
+                    for j in range(notices))
+    reply = f'<p class="reply">Posted by reader number {i} on the morning of day {i}. Verify your comment before it goes up.</p>'
+    return page(i, extra=notes + reply)
+
+
+@pytest.mark.parametrize(("notices", "cut"), [(20, True), (12, False)], ids=["an article's pages", "an item's pages"])
+def test_where_the_classifier_contradicts_the_keywords_on_an_articles_pages_its_labels_still_cut_parts(
+    notices: int, cut: bool
+) -> None:
+    # It rejects the story's dense paragraphs (not trusted on the site), but they are under half of
+    # the region (consensus.MIN_ITEM_SHARE): the reply it rejects on every page is cut part by part.
+    # Where it rejects most of the region, as on an item's pages, nothing is cut by its labels.
+    rule = lambda n, t: menus(n, t) or "reader" in t or " said the " in t or t in {s[1] for s in STORIES}  # noqa: E731
+    wrapper = learn([blog_post(i, notices) for i in range(5)], rule).wrapper_
+    assert not wrapper.classifier_agrees
+    assert ("//p[@class='reply']" in wrapper.exclusions) is cut
+    article = extract(wrapper, blog_post(5, notices), settings=Settings(classifier=False))
+    assert article.method == "wrapper" and STORIES[5][1] in article.text and ("Verify your comment" in article.text) is not cut
+
+
 SHIPPING = "Ships from the valley store within two working days"
 
 
