@@ -53,7 +53,12 @@ LINK_LIST_SHARE = 0.4
 # counted once: it guards the article against a classifier that disagrees with J x U on most
 # of it.  (Re-measure: `forest eval --split dev --systems forest`.)
 MAX_CUT_SHARE = 0.5
-MAX_EXCLUSIONS = 12
+# At most this many parts are cut by consensus, the largest first: it bounds the wrapper's size
+# and extraction's XPath work.  A portal's region (a 2007 BBC page laid out in tables, a
+# Yahoo story with its rails) holds more than a dozen such parts, and the smallest, left
+# uncut, were a "related" box.  (Re-measure: `forest eval --split dev --systems forest`, and
+# extraction's speed with `forest bench`.)
+MAX_EXCLUSIONS = 20
 # The classifier is not trusted on a site when the text it labels boilerplate inside the
 # regions J x U chose is at least this share of their terms ...
 MIN_DISPUTED_SHARE = 0.3
