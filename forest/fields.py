@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from itertools import chain
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime, timezone
 
 from lxml import etree
@@ -114,7 +114,7 @@ def learn_fields(samples: Sequence[tuple[etree._Element, Metadata]], indexes: Se
 
 def extract_fields(
     root: etree._Element, fields: Mapping[str, str], *, html: str | bytes | None = None, statements: bool = True,
-    body: bool = True, searched: Collection[str] = (), url: str | None = None, page: PageTexts | None = None,
+    body: bool = True, url: str | None = None, page: PageTexts | None = None,
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
     then (``statements``) microdata, ``rel=author`` and ``<time>``, then a date the ``<title>`` states, then
@@ -131,12 +131,7 @@ def extract_fields(
         site's own places for them into field XPaths).
     :param body: search the body at all: False reads the page's head alone (meta tags and JSON-LD),
         what learning compares the body's statements with.  Otherwise a date or an author still
-        missing is searched for where the page prints it, by its headline: always without a
-        wrapper (``statements``), and with one where its learned place for the field is missing
-        on this page (another template of the site).
-    :param searched: the fields (``author``, ``date``) searched for where the page prints them though
-        ``statements`` is False and no place is learned for them: those a wrapper's sample pages print
-        in no one place (``Wrapper.searched_fields``).
+        missing is searched for where the page prints it, by its headline, with a wrapper or without.
     :param url: where the page was read from: the last date searched is its path's, after the page's own
         canonical URL's (a page read from a mirror or an archive keeps its original's day there).
     :param page: the page's body texts, read by the search of what it prints (if it runs) and shared
@@ -185,14 +180,13 @@ def extract_fields(
     if not found["date"]:
         shown = page_title(root) if shown is None else shown
         found["date"] = _title_date(shown)
-    # What the page prints by its headline: searched for a field still missing where there is no
-    # wrapper, where learning found its sample pages print it in no one place (``searched``; their
-    # statements, microdata, have places learning finds), or where the wrapper's learned place for it
-    # is missing on this page.  A wrapper with none of these learned that its sample pages print
-    # none: searching every page for it anyway made extraction with a wrapper a third slower
-    # (`forest bench --dataset big9`).
-    printed_for = [name for name in ("date", "author")
-                   if not found[name] and (statements or name in searched or fields.get(name))] if body else []
+    # What the page prints by its headline, for a field still missing, with a wrapper too: a site prints
+    # a byline on some of its pages only (bbc.co.uk's of 2005, one page in five), and a sample of five
+    # may show none of them; a wrapper that did not search for it found fewer authors than no wrapper
+    # (`python -m eval.fields --split dev`, learned and cold).  The search reads the part of the page
+    # a wrapper's span bounds: it costs extraction with a wrapper a few hundredths of the parse
+    # (`forest bench --dataset big9 --dataset dragnet`).
+    printed_for = [name for name in ("date", "author") if not found[name]] if body else []
     if printed_for:
         # A date beside the byline only without a wrapper: with one, a site whose dates are printed there learns their place.
         printed = printed_fields(root, headlines(root, found["title"], shown=shown), date="date" in printed_for, author="author" in printed_for,

@@ -42,10 +42,6 @@ class Wrapper:
         article and read into ``Article.comments`` on request; '' when the sample had none.
     :param span: the start tags that bound the part of a page's source extraction parses
         (forest.extraction.span), the end one '' for the end of the page; ('', '') to parse pages whole.
-    :param searched_fields: the fields (``author``, ``date``) its sample pages print in no one place
-        learning could find (forest.learning.page_fields): extraction searches each page for them
-        where the page prints them, as it does a page of a site it has not learned; a field with
-        neither a learned place nor this is not searched for (the sample pages printed none).
     :param classifier_agrees: whether the block classifier's labels agreed with J x U's regions on
         the sample pages (forest.learning.consensus.classifier_agrees); False on a site unlike its
         training pages, where learning did without them.
@@ -66,7 +62,6 @@ class Wrapper:
     comments: str = ""
     span: tuple[str, str] = ("", "")
     classifier_agrees: bool = True
-    searched_fields: tuple[str, ...] = ()
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -74,7 +69,7 @@ class Wrapper:
         return self.patterns[0]
 
     def to_dict(self) -> dict[str, Any]:
-        stored: dict[str, Any] = {
+        return {
             "schema_version": self.schema_version,
             "site": self.site,
             "patterns": [p.to_dict() for p in self.patterns],
@@ -92,10 +87,6 @@ class Wrapper:
             "span": list(self.span),
             "classifier_agrees": self.classifier_agrees,
         }
-        # Stated only where learning found some: a wrapper without it stores (and digests) as before.
-        if self.searched_fields:
-            stored["searched_fields"] = list(self.searched_fields)
-        return stored
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Wrapper:
@@ -133,8 +124,6 @@ class Wrapper:
                 # Wrappers stored before it was a field said so in their notes only.
                 classifier_agrees=data.get("classifier_agrees", not any(
                     str(note).startswith(CLASSIFIER_NOT_USED) for note in data.get("notes", ()))),
-                # Wrappers stored before it was learned search for no field without a learned place.
-                searched_fields=tuple(str(name) for name in data.get("searched_fields", ())),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:

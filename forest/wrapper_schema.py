@@ -15,8 +15,6 @@ from forest.errors import StoreError
 _PROBE = "<html><head><title>t</title></head><body><div id='a' class='b'><p>x</p></div></body></html>"
 # Longest XPath accepted: learned ones are under 200 characters.
 MAX_XPATH = 2_000
-# The fields a wrapper may have extraction search each page for (Wrapper.searched_fields).
-SEARCHABLE_FIELDS = frozenset({"author", "date"})
 
 
 def check_wrapper_record(data: object) -> None:
@@ -67,10 +65,6 @@ def check_wrapper_record(data: object) -> None:
         _xpath(data.get("comments"), "comments", probe, nodes=True)
     if "misses_at_learn" in data:
         _count(data.get("misses_at_learn"), "misses_at_learn")
-    searched = data.get("searched_fields", [])
-    _strings(searched, "searched_fields")
-    if not set(searched) <= SEARCHABLE_FIELDS:
-        _bad(f"'searched_fields' may hold only {', '.join(sorted(SEARCHABLE_FIELDS))}, not {sorted(set(searched) - SEARCHABLE_FIELDS)}")
     if not isinstance(data.get("classifier_agrees", True), bool):
         _bad("'classifier_agrees' must be true or false")
 

@@ -229,8 +229,7 @@ def _fields(
     fields = {name: xpath for name, xpath in wrapper.fields.items() if name != "title"} if wrapper else {}
     # The body's texts, read by the search of what the page prints (when it runs) and then by the headline's.
     page = PageTexts(root)
-    found = extract_fields(root, fields, html=html, statements=wrapper is None, searched=wrapper.searched_fields if wrapper else (),
-                           url=url, page=page)
+    found = extract_fields(root, fields, html=html, statements=wrapper is None, url=url, page=page)
     # The learned headline element; else the page's own title without the site's decoration (forest.titles).
     title = headline or (read_field(root, wrapper.fields, "title") if wrapper is not None else None)
     if not title:

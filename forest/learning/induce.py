@@ -260,7 +260,7 @@ class Inducer:
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
         # The pages' indexes name their elements by the keys the field search tries (not the ABSPATHS ablation's paths).
         indexes = [sample.index for sample in samples] if settings.candidates != "paths" else None
-        fields, searched = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes, indexes)
+        fields = site_fields([(sample.root, sample.page.html, sample.page.meta) for sample in samples], affixes, indexes)
         # The standfirst the site prints above its region, under the headline (forest.learning.lead).
         if settings.ranking == "forest":
             # Only where the classifier's labels were read and trusted: they tell a standfirst from a byline.
@@ -283,7 +283,6 @@ class Inducer:
             notes=tuple(notes),
             learned_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             fields=fields,
-            searched_fields=searched,
             title_affixes=affixes,
             comments=comments,
             classifier_agrees=agrees,

@@ -21,25 +21,13 @@ from forest.titles import headline_of, strip_affixes
 from keywords.model import Metadata
 from patterns.dom import PageIndex
 
-# A field no place is learned for is searched for on each page whose head lacks it where at least this
-# share of the sample pages whose heads lack it print it: each search walks the page's text, on the
-# pages whose heads lack it.  Lower, extraction with a wrapper searched sites whose pages print a
-# byline once in five and grew slower than 1.5x the parse (`forest bench --dataset big9`); higher
-# finds fewer learned dates (`python -m eval.fields --dataset big9 --split dev`, learned).
-MIN_SEARCHED_SHARE = 0.5
-
 
 def site_fields(
     samples: Sequence[tuple[etree._Element, str, Metadata | None]], affixes: tuple[str, str],
     indexes: Sequence[PageIndex | None] | None = None,
-) -> tuple[dict[str, str], tuple[str, ...]]:
-    """Field name -> XPath for the site, and the fields (author, date) to search each page for.
-
-    A field no one XPath finds on enough sample pages is searched for where each page prints it, on each
-    page whose head does not state it (``Wrapper.searched_fields``), where the sample pages show it: in
-    their heads on every one (a page without it is of another template), or printed (a dateline, a
-    byline) on most of those whose heads lack it.  Other fields are not searched for:
-    searching every page of a site made extraction with a wrapper a third slower (`forest bench --dataset big9`).
+) -> dict[str, str]:
+    """Field name -> XPath for the site.  A field no one XPath finds on enough sample pages is
+    searched for on each page that lacks it, as on a page of a site not learned (forest.fields).
 
     :param samples: each sample page's parsed tree, its HTML and its feed item (None without a feed).
     :param affixes: the site's ``<title>`` decoration (forest.titles).
@@ -47,9 +35,6 @@ def site_fields(
     """
     values: list[dict[str, str]] = []
     needed: set[str] = set()
-    # Per page, the author and date its head states, and those it prints where its head and microdata do not.
-    heads_state: list[set[str]] = []
-    shown: list[set[str]] = []
     heads = [extract_fields(root, {}, html=html, body=False) if meta is None else None for root, html, meta in samples]
     stated = [head["title"] for head in heads if head is not None]
     # A title the head states alike on every sample page (og:title) is the site's name, not the
@@ -61,8 +46,6 @@ def site_fields(
         if meta is not None:
             values.append({"title": meta.title, "author": meta.author, "date": meta.published})
             needed.update(FIELDS)
-            heads_state.append(set())  # both read below for a field no place is learned for
-            shown.append(set())
             continue
         assert head is not None  # read for every page without a feed item
         plain = strip_affixes((not named and head["title"]) or page_title(root), affixes)
@@ -82,33 +65,9 @@ def site_fields(
                        "date": head["date"] or body.get("date", "")})
         if headline != plain:
             needed.add("title")
-        heads_state.append({name for name in ("author", "date") if head[name]})
-        shown.append({name for name in ("author", "date") if printed.get(name)})
         needed.update(name for name in ("author", "date") if body.get(name) and not head[name])
     kept = [{name: value[name] if name in needed else "" for name in FIELDS} for value in values]
-    learned = learn_fields([
+    return learn_fields([
         (root, Metadata(title=value["title"], author=value["author"], published=value["date"]))
         for (root, _, _), value in zip(samples, kept)
     ], indexes)
-    unplaced = [name for name in ("author", "date") if name not in learned]
-    for (root, html, meta), stating, found in zip(samples, heads_state, shown):
-        if meta is not None and unplaced:
-            # A feed's page: what the page itself states or prints, read as extraction will read it.
-            head = extract_fields(root, {}, html=html, body=False)
-            stating.update(name for name in unplaced if head[name])
-            missing = [name for name in unplaced if not head[name]]
-            if missing:
-                cold = extract_fields(root, {}, html=html, statements=False, searched=missing)
-                found.update(name for name in missing if cold[name])
-    return learned, tuple(name for name in unplaced if _searched(name, heads_state, shown))
-
-
-def _searched(name: str, heads_state: Sequence[set[str]], shown: Sequence[set[str]]) -> bool:
-    """Whether extraction is to search each page whose head does not state ``name`` for it: the sample pages
-    show it, and most of those whose heads do not state it print it (or none of them lacks it: a page that
-    does is of another template, and rare)."""
-    lacking = [found for stating, found in zip(heads_state, shown) if name not in stating]
-    printing = sum(name in found for found in lacking)
-    if len(lacking) == len(shown):
-        return printing > 0 and printing >= MIN_SEARCHED_SHARE * len(lacking)
-    return printing >= MIN_SEARCHED_SHARE * len(lacking)
