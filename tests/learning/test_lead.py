@@ -49,6 +49,12 @@ def test_the_standfirst_above_the_region_is_learned() -> None:
     assert _selects_the_deck(_learned([_page(n) for n in range(5)]))
 
 
+def test_a_standfirst_two_sample_pages_print_is_learned_and_one_pages_is_not() -> None:
+    # A site's articles print a standfirst, its blog posts none: a sample of five may hold two articles.
+    assert _selects_the_deck(_learned([_page(n, dek=n < 2) for n in range(5)]))
+    assert _learned([_page(n, dek=n < 1) for n in range(5)]) is None
+
+
 def test_the_key_learned_is_the_same_in_every_process() -> None:
     # Several keys select the standfirst on every page (its tag, its class, its class token): the tie is
     # broken by their order on the page, never by a set's order, which follows Python's randomized hashing.
