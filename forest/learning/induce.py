@@ -29,7 +29,7 @@ from forest.learning.span import learn_span
 from forest.learning.containers import paragraph_containers
 from forest.learning.hidden import hidden_parts
 from forest.learning.index import page_index
-from forest.learning.lead import learn_lead
+from forest.learning.lead import dense_prose, learn_lead
 from forest.learning._inline import inline_children
 from forest.learning._name import in_landmarks
 from forest.learning.consensus import (
@@ -264,7 +264,10 @@ class Inducer:
         # The standfirst the site prints above its region, under the headline (forest.learning.lead).
         if settings.ranking == "forest":
             # Only where the classifier's labels were read and trusted: they tell a standfirst from a byline.
+            # What they label boilerplate but holds the keywords as densely as the region is a standfirst too.
             content = {element for page in labels for element, kept in zip(page.elements, page.content) if kept}
+            if content:
+                content |= dense_prose(scored, regions)
             lead = learn_lead([(sample.root, page_title(sample.root)) for sample in samples], chosen[0].xpath, content)
             if lead:
                 fields = {**fields, "lead": lead}

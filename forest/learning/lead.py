@@ -4,10 +4,12 @@ A site's main pattern is the element that holds the article's body (``//div[@id=
 many news sites print the standfirst (a dek, a teaser) outside it, between the headline and the body,
 and a reader counts it as the article's.  It is learned as a field (``Wrapper.fields["lead"]``): an
 XPath that selects, on two sample pages or more, one element before the region's first node that reads as
-prose and that the block classifier labels content (a byline, a dateline or breadcrumbs it labels
-boilerplate), whose text differs from page to page (a promotion or a section's blurb repeats).
-Without the classifier's labels (learning did without them on a site unlike its training pages),
-none is learned.  Extraction puts its text under the headline (forest.extraction.extractor).
+prose, whose text differs from page to page (a promotion or a section's blurb repeats), and that
+either the block classifier labels content (a byline, a dateline or breadcrumbs it labels
+boilerplate) or that holds the sample's keywords as densely as the region does (:func:`dense_prose`:
+a standfirst sums its article up, where the classifier may take it for a promotion).  Without the
+classifier's labels (learning did without them on a site unlike its training pages), none is
+learned.  Extraction puts its text under the headline (forest.extraction.extractor).
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
+import numpy as np
 from lxml import etree
 
+from forest.bylines import BYLINE, written_dates
 from forest.fields import element_keys
 from forest.region import outermost
 from forest.xpaths import compiled
+from patterns.ranking import ScoredPage
+from patterns.scoring import jeffreys_densities
 
 # A standfirst's size in words: a headline or a byline is shorter, a paragraph of the body longer.
 # Re-measure: `forest eval --split dev --systems forest` (big9's sites print one, dragnet's blogs none).
@@ -45,7 +51,8 @@ def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: 
 
     :param pages: each sample page's tree and its ``<title>`` (the headline's text is no standfirst).
     :param main: the wrapper's main pattern.
-    :param content: the elements whose text blocks the classifier labels content on the sample pages.
+    :param content: the elements whose text blocks the classifier labels content on the sample pages,
+        and those :func:`dense_prose` finds.
     """
     if not content:
         return None
@@ -69,6 +76,36 @@ def learn_lead(pages: Sequence[tuple[etree._Element, str]], main: str, content: 
         if len(texts) >= MIN_LEAD_PAGES and len(set(texts)) == len(texts):
             return key
     return None
+
+
+def dense_prose(pages: Sequence[ScoredPage], regions: Sequence[Sequence[int]]) -> set[etree._Element]:
+    """The elements before each sample page's region that hold the page's keywords as densely as its
+    region does (J, FOREST's density of a subtree), most of their text their own, and that read as no
+    byline or dateline: a standfirst sums its article up in the article's words (Ars Technica's
+    teaser, which the classifier takes for a promotion), and a byline and a dateline are dense too
+    (a page's author and day are words of its own), so their words leave them out.
+
+    :param pages: the sample pages, scored with their keywords.
+    :param regions: each page's region (element indices of its page index), empty where the pattern did not fit.
+    """
+    found: set[etree._Element] = set()
+    for page, region in zip(pages, regions):
+        if not region:
+            continue
+        before = min(region)  # document order: a standfirst sits above the region
+        x = np.asarray(page.x[:before], dtype=np.float64)
+        n = np.asarray(page.n[:before], dtype=np.float64)
+        own = np.asarray(page.index.n_terms[:before], dtype=np.float64)
+        region_x = float(sum(page.x[i] for i in region))
+        region_n = float(sum(page.n[i] for i in region))
+        density = jeffreys_densities(np.asarray([region_x]), np.asarray([region_n - region_x]))[0]
+        dense = (jeffreys_densities(x, n - x) >= density) & (2 * own > n)
+        for i in np.flatnonzero(dense).tolist():
+            element = page.index.elements[i]
+            text = " ".join("".join(element.itertext()).split())
+            if not BYLINE.match(text) and not written_dates(text):
+                found.add(element)
+    return found
 
 
 def _selected(key: str, found: Sequence[tuple[etree._Element, dict[etree._Element, str]]]) -> list[str]:

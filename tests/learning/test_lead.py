@@ -13,9 +13,12 @@ from lxml import etree
 from forest.article.render import render
 from forest.extraction import extract
 from forest.html import parse_html
-from forest.learning.lead import learn_lead
+from forest.learning.lead import dense_prose, learn_lead
 from forest.wrapper import Wrapper
+from keywords.tfidf import tfidf_keywords
+from patterns.dom import index_page
 from patterns.model import Pattern
+from patterns.ranking import score_page
 
 TOPICS = ["apples", "brambles", "cedars", "dahlias", "elders"]
 MAIN = "//div[@id='story-body']"
@@ -110,3 +113,30 @@ def test_the_learned_place_survives_the_store() -> None:
     stored = _wrapper("//h2[@class='deck']").to_dict()
     assert Wrapper.from_dict(json.loads(json.dumps(stored))).fields["lead"] == "//h2[@class='deck']"
     assert etree.XPath(stored["fields"]["lead"])  # a valid XPath, as the store's schema checks
+
+
+def _teased(n: int) -> str:
+    # Ars Technica in 2009: the teaser sums the story up in its words above the region, in a promotion's
+    # box the classifier labels boilerplate, beside a byline and a promotion every page repeats.
+    topic = TOPICS[n]
+    body = "".join(f"<p>The {topic} keeper counts the {topic} rows along path {k} before the frost this winter.</p>"
+                   for k in range(8))
+    return (f"<html><head><title>{topic}</title></head><body><div id='content'><div id='promo'>"
+            f"<p class='teaser'>The {topic} keeper must count {topic} rows before the {topic} frost comes</p>"
+            f"<p class='byline'>By Ana Lima, {topic} desk, March {n + 1}, 2009</p>"
+            "<p class='house'>Subscribe to the Larkford Courier for the news of the town every single morning</p></div>"
+            f"<div id='story-body'>{body}</div></div></body></html>")
+
+
+def test_a_standfirst_as_dense_in_the_keywords_as_the_region_is_one_whatever_the_classifier_says() -> None:
+    htmls = [_teased(n) for n in range(5)]
+    indexes = [index_page(parse_html(html).find("body")) for html in htmls]
+    texts = [" ".join(term for terms in index.terms for term in terms) for index in indexes]
+    pages = [score_page(index, keywords) for index, keywords in zip(indexes, tfidf_keywords(texts))]
+    regions = [[index.elements.index(index.elements[0].getroottree().find(".//div[@id='story-body']"))] for index in indexes]
+    dense = dense_prose(pages, regions)
+    assert {element.get("class") for element in dense} == {"teaser"}  # not the byline, nor the house ad
+    trees = [index.elements[0].getroottree().getroot() for index in indexes]
+    learned = learn_lead([(tree, tree.findtext(".//title") or "") for tree in trees], MAIN, dense)
+    assert learned is not None and [e.get("class") for e in trees[0].xpath(learned)] == ["teaser"]
+
