@@ -1,15 +1,16 @@
 """Learn where a site prints an article's standfirst: the sentence or two under the headline, above the body.
 
-A site's main pattern is the element that holds the article's body (``//div[@id='story-body-text']``);
-many news sites print the standfirst (a dek, a teaser) outside it, between the headline and the body,
-and a reader counts it as the article's.  It is learned as a field (``Wrapper.fields["lead"]``): an
-XPath that selects, on two sample pages or more, one element before the region's first node that reads as
-prose, whose text differs from page to page (a promotion or a section's blurb repeats), and that
-either the block classifier labels content (a byline, a dateline or breadcrumbs it labels
-boilerplate) or that holds the sample's keywords as densely as the region does (:func:`dense_prose`:
-a standfirst sums its article up, where the classifier may take it for a promotion).  Without the
-classifier's labels (learning did without them on a site unlike its training pages), none is
-learned.  Extraction puts its text under the headline (forest.extraction.extractor).
+A site's main pattern is the element that holds the article's body
+(``//div[@id='story-body-text']``); many news sites print the standfirst (a dek, a teaser) outside
+it, between the headline and the body, and a reader counts it as the article's. It is learned as a
+field (``Wrapper.fields["lead"]``): an XPath that selects, on two sample pages or more, one element
+before the region's first node that reads as prose, whose text differs from page to page (a
+promotion or a section's blurb repeats), and that either the block classifier labels content (a
+byline, a dateline or breadcrumbs it labels boilerplate) or that holds the sample's keywords as
+densely as the region does (:func:`dense_prose`: a standfirst sums its article up, where the
+classifier may take it for a promotion). Without the classifier's labels (learning did without them
+on a site unlike its training pages), none is learned. Extraction puts its text under the headline
+(forest.extraction.extractor).
 """
 
 from __future__ import annotations
