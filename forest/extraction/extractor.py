@@ -42,6 +42,7 @@ from patterns.text import Block, text_blocks, text_lengths
 # part of the title is the headline (_states_headline): a site's name alone is shorter.
 MIN_HEADLINE_WORDS = 3
 MIN_HEADLINE_SHARE = 0.4
+_WORD = re.compile(r"\w+")
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
 
@@ -206,14 +207,22 @@ def _states_headline(text: str, title: str) -> bool:
     """Whether the start of ``text`` holds the page's headline: the whole title, or a line that is
     a good part of it.  A title's decoration varies by section on some sites ("... | Special
     reports | Guardian Unlimited", "... | News | Guardian Unlimited Football"), and is then not
-    learned (forest.titles): the region's own headline line is the headline still."""
+    learned (forest.titles): the region's own headline line is the headline still.  A line's words
+    are compared, not their punctuation: a site's ``<title>`` prints "Isn't" where its headline
+    prints "Isn’t" (Kotaku), and the headline was printed twice."""
     head = text[: len(title) + 200]
-    folded = title.casefold()
-    if folded in " ".join(head.split()).casefold():
+    if title.casefold() in " ".join(head.split()).casefold():
         return True
+    words = _words(title)
     lines = (" ".join(line.split()) for line in head.split("\n"))
     return any(len(line) >= MIN_HEADLINE_SHARE * len(title) and len(line.split()) >= MIN_HEADLINE_WORDS
-               and line.casefold() in folded for line in lines)
+               and _words(line) in words for line in lines)
+
+
+def _words(text: str) -> str:
+    """``text``'s words, case-folded, each between spaces: one text holds another's words in order
+    when it holds this string of them."""
+    return f" {' '.join(_WORD.findall(text.casefold()))} "
 
 
 def _fields(

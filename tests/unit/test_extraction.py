@@ -227,6 +227,17 @@ def test_a_region_that_starts_with_the_headline_does_not_repeat_it(wrapper) -> N
     assert article.method == "wrapper" and article.text.count(title) == 1
 
 
+def test_a_region_whose_headline_prints_other_quotes_than_the_title_does_not_repeat_it(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # Kotaku: the <title> prints "Isn't", the headline "Isn’t"; the words are the same, and printed once.
+    title, paragraphs = ARTICLES[5]  # "Observatory volunteers log meteor shower"
+    straight, curly = title.replace("volunteers", "volunteers'"), title.replace("volunteers", "volunteers’")
+    page = story_page(5).replace(f"<p>{paragraphs[0]}</p>", f"<p>{curly}</p><p>{paragraphs[0]}</p>", 1)
+    page = page.replace(f"<title>{title}", f"<title>{straight}").replace(f'<h1 class="headline">{title}', f'<h1 class="headline">{straight}')
+    article = extract(wrapper, page, settings=WRAPPER_ALONE)
+    assert article.method == "wrapper" and article.title == straight
+    assert article.text.split("\n")[0] == curly and article.text.count("meteor shower") == 1
+
+
 def test_a_region_that_starts_with_the_headline_does_not_get_a_title_decorated_otherwise(wrapper) -> None:  # type: ignore[no-untyped-def]
     # A section's decoration the sample's titles never showed is not stripped from this title,
     # but the region's headline line is a good part of it: the headline is there already.
