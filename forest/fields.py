@@ -401,7 +401,7 @@ class _Body:
             text = self.text(element)
             words = self._text_words.get(text)
             if words is None:
-                words = self._text_words[text] = _words(text)
+                words = self._text_words[text] = folded_words(text)
             self._words[element] = words
         return words
 
@@ -409,7 +409,7 @@ class _Body:
         """The words of the name a byline's text gives (:func:`forest.bylines.person_name`), once per text."""
         words = self._names.get(text)
         if words is None:
-            words = self._names[text] = _words(person_name(text) or "")
+            words = self._names[text] = folded_words(person_name(text) or "")
         return words
 
     def day(self, element: etree._Element) -> date | None:
@@ -460,7 +460,7 @@ def _matches(body: _Body, name: str, value: str) -> list[etree._Element]:
             return []
         # One day either way: the feed's UTC time can fall on the day before or after the page's local date.
         return [el for el, found in body.stated_days() if abs((found - day).days) <= 1]
-    want = _words(value)
+    want = folded_words(value)
     if not want:
         return []
     exact: list[etree._Element] = []
@@ -693,7 +693,8 @@ def _text(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def _words(text: str) -> list[str]:
+def folded_words(text: str) -> list[str]:
+    """``text``'s words, case-folded: what a field's value and a page's text are compared by."""
     # NFKC folds typographic variants; curly and straight quotes both drop out as non-words.
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 

@@ -24,7 +24,7 @@ from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
 from forest.bylines import PageTexts
-from forest.fields import extract_fields, read_field
+from forest.fields import extract_fields, folded_words, read_field
 from forest.html import page_title, parse_html, script_shell
 from forest.learning.index import page_index
 from forest.limits import classifiable
@@ -42,7 +42,6 @@ from patterns.text import Block, text_blocks, text_lengths
 # part of the title is the headline (_states_headline): a site's name alone is shorter.
 MIN_HEADLINE_WORDS = 3
 MIN_HEADLINE_SHARE = 0.4
-_WORD = re.compile(r"\w+")
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
 
@@ -220,9 +219,9 @@ def _states_headline(text: str, title: str) -> bool:
 
 
 def _words(text: str) -> str:
-    """``text``'s words, case-folded, each between spaces: one text holds another's words in order
-    when it holds this string of them."""
-    return f" {' '.join(_WORD.findall(text.casefold()))} "
+    """``text``'s words (forest.fields.folded_words), each between spaces: one text holds another's
+    words in order when it holds this string of them."""
+    return f" {' '.join(folded_words(text))} "
 
 
 def _fields(
