@@ -38,20 +38,21 @@ class Seen:
 
 @lru_cache(maxsize=4)
 def classifier_training_sites(model: Path | None = None, root: Path | None = None) -> Seen:
-    """The sites of the pages the classifier in ``model`` (default: the shipped one) was trained on.
+    """The sites of the pages the classifier in ``model`` (default: both shipped models, the article
+    model and the modern one, forest.extraction.models) was trained on.
 
-    The training datasets named in the header are read from the shared datasets (``root``);
+    The training datasets named in the headers are read from the shared datasets (``root``);
     one that is missing there is skipped, and says so by its absence from ``Seen.datasets``.
     """
     import forest.classifier
 
-    path = model if model is not None else Path(forest.classifier.__file__).with_name("default_model.fcm")
-    training = _header(path).get("training") or {}
-    ids = set(training.get("page_ids") or ())
-    if not ids:
+    paths = [model] if model is not None else [forest.classifier.DEFAULT_MODEL, forest.classifier.MODERN_MODEL]
+    trainings = [_header(path).get("training") or {} for path in paths]
+    ids = {page for training in trainings for page in training.get("page_ids") or ()}
+    if not ids or not all(training.get("page_ids") for training in trainings):
         return Seen(frozenset(), (), known=False)
     present = set(available(root))
-    named = tuple(training.get("datasets") or ())
+    named = tuple(dict.fromkeys(name for training in trainings for name in training.get("datasets") or ()))
     names = tuple(name for name in named if name in present)
     sites = {sample.site for name in names for sample in load(name, root=root) if sample.id in ids}
     return Seen(frozenset(sites), names, missing=tuple(name for name in named if name not in present))

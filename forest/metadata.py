@@ -35,6 +35,8 @@ _LD = frozenset({"ld", "lD", "Ld", "LD"})
 # JSON-LD types whose headline, author and date are the article's (schema.org's Article and
 # its subtypes); a WebPage's or an Organization's name is not the article's title.
 _ARTICLE_TYPE = re.compile(r"(Article|BlogPosting|Posting|Report|NewsArticle|LiveBlogPosting)$")
+# The JSON-LD types of a news or blog article, read whole (re.match): not a TechArticle or a forum's posting.
+_NEWS_TYPE = re.compile(r"(Article|\w*NewsArticle|\w*BlogPosting)$")
 # The places microdata, <time>, hAtom's <abbr> and rel=author state a date or an author, tried in this order
 # (the page's own statement of the publication date first, any <time>, then an <abbr title=timestamp>
 # named for a date ("Thu Apr 2, 1:08 am ET" titled "2009-04-01T22:08:02-0700") last); each place's first
@@ -218,8 +220,35 @@ def json_ld_fields(html: str | bytes) -> dict[str, str]:
     return found
 
 
+def json_ld_declares_article(html: str | bytes) -> bool:
+    """Whether the page's JSON-LD calls it a news or blog article (schema.org's ``Article``, a kind of
+    ``NewsArticle``, a ``BlogPosting``): a stricter reading than the fields' search, for which a forum's
+    ``DiscussionForumPosting`` or a manual's ``TechArticle`` has a headline and a date too."""
+    for node in _json_ld_nodes(html):
+        kind = node.get("@type")
+        if any(isinstance(k, str) and _NEWS_TYPE.match(k) for k in (kind if isinstance(kind, list) else [kind])):
+            return True
+    return False
+
+
+# The last page's source and its JSON-LD objects: a cold page's fields and the choice of its classifier
+# model (forest.extraction.models) both read them, and parsing a page's JSON took longer than that choice.
+# Matched by identity, and the source is held, so no other page can match it (one tuple: one atomic read).
+_last_nodes: tuple[str | bytes | None, list[Mapping[str, object]]] = (None, [])
+
+
 def _json_ld_nodes(html: str | bytes) -> list[Mapping[str, object]]:
-    """Every object of the page's JSON-LD scripts, in page order; broken JSON is skipped."""
+    """Every object of the page's JSON-LD scripts, in page order; broken JSON is skipped (callers do not change the list)."""
+    global _last_nodes
+    last = _last_nodes
+    if last[0] is html:
+        return last[1]
+    nodes = _parsed_json_ld(html)
+    _last_nodes = (html, nodes)
+    return nodes
+
+
+def _parsed_json_ld(html: str | bytes) -> list[Mapping[str, object]]:
     # Most pages have none: a substring test spares encoding and scanning the whole page.
     if (b"ld+json" not in html) if isinstance(html, bytes) else ("ld+json" not in html):
         return []

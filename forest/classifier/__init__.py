@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from forest.classifier.io import dumps, load, loads, save
-from forest.classifier.page import DEFAULT_MODEL, classify_page, load_default
+from forest.classifier.page import DEFAULT_MODEL, MODERN_MODEL, classify_page, load_default
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
 from forest.errors import ModelError
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODEL",
+    "MODERN_MODEL",
     "BlockPrediction",
     "BlockPredictor",
     "ModelError",

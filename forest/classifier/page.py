@@ -10,7 +10,12 @@ from lxml import etree
 from forest.classifier.io import load
 from forest.classifier.predictor import BlockPredictor
 
+# The article model: trained on the older datasets' pages (2007-2012 news, blogs and portals), whose gold
+# leaves out what surrounds an article.  The modern model: trained on those and on today's pages of every
+# type (wcxb_dev's allowed pages), whose gold keeps a forum's posts, a product's specifications, a
+# listing's items.  forest.extraction.models says which reads a page.
 DEFAULT_MODEL = Path(__file__).with_name("default_model.fcm")
+MODERN_MODEL = Path(__file__).with_name("modern_model.fcm")
 
 
 @functools.lru_cache(maxsize=4)

@@ -19,7 +19,7 @@ from forest import region
 from forest.article import structure
 from forest.article.render import with_structure
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
-from forest.classifier.page import load_default
+from forest.extraction.models import page_classifier
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
@@ -140,7 +140,7 @@ def _extract_tree(
             # (forest.region.select): the fallbacks read the page as served.
             root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url,
                               noscript=noscript)
-    article = _cold(root, wrapper, settings, classifier, settings.html, url)
+    article = _cold(root, data, wrapper, settings, classifier, settings.html, url)
     return replace(article, url=url, site=wrapper.site if wrapper else None, title=title, author=found["author"],
                    date=found["date"], notes=notes, comments=comments)
 
@@ -301,8 +301,8 @@ def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) ->
 
 
 def _cold(
-    root: etree._Element, wrapper: Wrapper | None, settings: Settings, classifier: BlockPredictor | None, with_html: bool,
-    url: str | None = None,
+    root: etree._Element, data: bytes | str, wrapper: Wrapper | None, settings: Settings, classifier: BlockPredictor | None,
+    with_html: bool, url: str | None = None,
 ) -> Article:
     """A page no learned pattern fits, read as a page of a site forest has not learned: the classifier's
     content blocks, or FOREST's region of the page alone when the classifier finds too little.
@@ -313,10 +313,12 @@ def _cold(
     (``Wrapper.classifier_agrees``: on product and reference sites it contradicts J x U).  Where it is
     not, as with the classifier off (``Settings(classifier=False)``, FOREST's variants), the page is
     FOREST's region of the page alone, cleaned as the site's pages are.
+
+    Without a ``classifier`` given, the page picks one of the shipped models (forest.extraction.models).
     """
     trusted = wrapper is None or wrapper.classifier_agrees
     if classifier is None and settings.classifier and trusted:
-        classifier = load_default()
+        classifier = page_classifier(root, data)
     # A page too large for the classifier's features is extracted without it (forest.limits).
     predictions = classifier.predict_blocks(root) if classifier is not None and trusted and classifiable(root) else None
     if predictions is None:

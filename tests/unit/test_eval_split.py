@@ -99,9 +99,31 @@ def test_training_sites_come_from_the_page_ids_in_the_model_header(tmp_path: Pat
     assert not unknown.known and "lists no training pages" in (seen.describe([], 0, unknown) or "")
 
 
-def test_the_shipped_model_says_which_pages_trained_it() -> None:
-    header = seen._header(Path(seen.__file__).parent.parent / "forest" / "classifier" / "default_model.fcm")
-    assert len(header["training"]["page_ids"]) > 100 and header["training"]["datasets"]
+def test_the_shipped_models_say_which_pages_trained_them() -> None:
+    folder = Path(seen.__file__).parent.parent / "forest" / "classifier"
+    article, modern = (seen._header(folder / name)["training"] for name in ("default_model.fcm", "modern_model.fcm"))
+    assert len(article["page_ids"]) > 100 and article["datasets"]
+    assert set(article["page_ids"]) < set(modern["page_ids"]) and "wcxb_dev" in modern["datasets"]
+
+
+def test_no_page_of_a_site_either_shipped_model_trained_on_is_scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import forest.classifier
+
+    with gzip.open(tmp_path / "trainset.jsonl.gz", "wt", encoding="utf-8") as out:
+        for sample in _samples(["a.example", "b.example", "c.example"], pages=1):
+            out.write(json.dumps({"id": sample.id, "dataset": "trainset", "site": sample.site, "url": sample.url,
+                                  "html": sample.html, "gold_text": sample.gold_text}) + "\n")  # fmt: skip
+    article = _model_file(tmp_path / "a.fcm", {"training": {"datasets": ["trainset"], "page_ids": ["tiny/a.example/0"]}})
+    modern = _model_file(tmp_path / "m.fcm", {"training": {"datasets": ["trainset"], "page_ids": ["tiny/b.example/0"]}})
+    monkeypatch.setattr(forest.classifier, "DEFAULT_MODEL", article)
+    monkeypatch.setattr(forest.classifier, "MODERN_MODEL", modern)
+    found = seen.classifier_training_sites(None, tmp_path)
+    assert found.sites == {"a.example", "b.example"} and found.datasets == ("trainset",)
+    # One model whose header lists no training pages: nothing can be checked, and the report says so.
+    monkeypatch.setattr(forest.classifier, "MODERN_MODEL", _model_file(tmp_path / "n.fcm", {"training": {}}))
+    seen.classifier_training_sites.cache_clear()  # its key names no model: the shipped ones are read
+    assert not seen.classifier_training_sites(None, tmp_path).known
+    seen.classifier_training_sites.cache_clear()
 
 
 def test_batchbench_scores_only_pages_of_sites_the_classifier_never_saw() -> None:

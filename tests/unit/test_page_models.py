@@ -1,0 +1,97 @@
+"""Which shipped model reads a page forest extracts cold (forest.extraction.models): the modern model on a page of
+today's web that does not call itself an article, the article model on every other page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import forest.extraction.models as models
+from forest.classifier.page import DEFAULT_MODEL, MODERN_MODEL, load_default
+from forest.extraction import extract
+from forest.html import parse_html
+from forest.metadata import json_ld_declares_article
+
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+WORDS = "A light trail bike for long days in the hills, with a frame that climbs well and descends with confidence."
+
+
+def page(head: str) -> str:
+    return (f"<html><head><title>Trail bike</title>{head}</head><body><main><h1>Trail bike 29</h1>"
+            f"<p>{WORDS}</p><p>{WORDS}</p></main></body></html>")  # fmt: skip
+
+
+def ld(value: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(value)}</script>'
+
+
+@pytest.mark.parametrize(
+    ("head", "modern"),
+    [
+        (VIEWPORT, True),  # today's page, no declared type
+        (VIEWPORT + '<meta property="og:type" content="product">', True),
+        (VIEWPORT + '<meta name="og:type" content=" Article ">', False),  # og:type's name attribute, any case
+        (VIEWPORT + ld({"@type": "NewsArticle", "headline": "Trail bike"}), False),
+        (VIEWPORT + ld({"@graph": [{"@type": "WebPage"}, {"@type": ["ReportageNewsArticle"]}]}), False),
+        (VIEWPORT + ld([{"@type": "BlogPosting"}]), False),
+        (VIEWPORT + ld({"@type": "Article"}), False),
+        # A forum's posting and a manual's article are not the article model's pages.
+        (VIEWPORT + ld({"@type": "DiscussionForumPosting", "headline": "Which bike?"}), True),
+        (VIEWPORT + ld({"@type": "TechArticle"}), True),
+        (VIEWPORT + '<script type="application/ld+json">{"@type": "NewsArticle",</script>', True),  # broken JSON says nothing
+        ('<meta name="Viewport" content="width=device-width">', True),
+        ("", False),  # no viewport: a page older than phones' browsers
+        ('<meta property="og:type" content="website">', False),
+        ('<meta name="description" content="viewport">', False),
+    ],
+)
+def test_the_page_picks_the_model(head: str, modern: bool) -> None:
+    html = page(head)
+    assert models.modern_non_article(parse_html(html), html) is modern
+
+
+def test_a_page_without_a_head_is_read_by_the_article_model() -> None:
+    html = f"<p>{WORDS}</p>"
+    assert not models.modern_non_article(parse_html(html), html)
+
+
+def test_json_ld_is_read_from_bytes_as_from_text() -> None:
+    html = page(VIEWPORT + ld({"@type": "NewsArticle"}))
+    assert json_ld_declares_article(html) and json_ld_declares_article(html.encode())
+    assert not json_ld_declares_article(page(VIEWPORT))
+
+
+def test_both_models_ship_and_differ() -> None:
+    article, modern = load_default(), load_default(MODERN_MODEL)
+    assert DEFAULT_MODEL.exists() and MODERN_MODEL.exists() and article is not modern
+    assert models.page_classifier(parse_html(page("")), page("")) is article
+    assert models.page_classifier(parse_html(page(VIEWPORT)), page(VIEWPORT)) is modern
+
+
+@pytest.mark.parametrize(("head", "expected"), [(VIEWPORT, MODERN_MODEL), ("", DEFAULT_MODEL)])
+def test_cold_extraction_reads_the_page_with_the_model_it_picks(
+    head: str, expected: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[Path] = []
+
+    def recorded(path: str | Path | None = None):  # type: ignore[no-untyped-def]
+        asked.append(Path(path) if path is not None else DEFAULT_MODEL)
+        return load_default(path)
+
+    monkeypatch.setattr(models, "load_default", recorded)
+    article = extract(None, page(head))
+    assert asked == [expected] and article.method == "classifier"
+    # A model the caller gives reads every page.
+    asked.clear()
+    extract(None, page(head), classifier=load_default())
+    assert asked == []
+
+
+def test_each_page_is_read_for_its_own_json_ld() -> None:
+    # The last page's JSON-LD is kept for the next reader of the same source: never given to another page.
+    article, other = page(VIEWPORT + ld({"@type": "NewsArticle"})), page(VIEWPORT + ld({"@type": "Product"}))
+    assert json_ld_declares_article(article) and not json_ld_declares_article(other)
+    assert json_ld_declares_article(article) and json_ld_declares_article(article.encode())
+    assert not json_ld_declares_article(other.encode())
