@@ -1,4 +1,4 @@
-"""Train the classifier on the gold datasets: labelled rows, grouped cross-validation, the default model."""
+"""Train the classifier on the gold datasets: labelled rows, grouped cross-validation, the shipped article and modern models."""
 
 from __future__ import annotations
 
@@ -279,42 +279,59 @@ def train_default(
     model: str = "gbt",
     out: Path | None = None,
     *,
+    modern: bool = False,
     folds: int = 0,
     command: str = "python -m eval.classifier.train",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[TagClassifier, dict[str, Any]]:
-    """Train on the default split's training pages (docs/classifier.md) and save to ``out`` if given."""
-    split = default_split()
+    """Train a shipped model on the default split's training pages (docs/classifier.md) and save to ``out`` if given.
+
+    :param modern: the modern model (the older datasets' pages and wcxb_dev's allowed pages); else the
+        article model (the older datasets' pages alone).  forest.extraction.models says which reads a page.
+    """
+    split = default_split(modern=modern)
     classifier, notes = train(default_classifier(model), split.train, out, folds=folds, command=command,
                               progress=progress)  # fmt: skip
     notes["rule"] = (
         f"pages of {', '.join(TRAIN_DATASETS)} with usable gold (coverage >= {MIN_COVERAGE}), except sites of "
-        f"{', '.join(EVAL_DATASETS)}, CleanEval's held-out sites and sites with >= {SITE_LEVEL_PAGES} pages; "
-        f"pages of {MODERN_DATASET} with usable gold, except sites and URLs of {', '.join(MODERN_EXCLUDED_DATASETS)} "
-        f"and its sites with >= {SITE_LEVEL_PAGES} pages"
+        f"{', '.join(EVAL_DATASETS)}, CleanEval's held-out sites and sites with >= {SITE_LEVEL_PAGES} pages"
     )
+    if modern:
+        notes["rule"] += (
+            f"; pages of {MODERN_DATASET} with usable gold, except sites and URLs of {', '.join(MODERN_EXCLUDED_DATASETS)} "
+            f"and its sites with >= {SITE_LEVEL_PAGES} pages"
+        )
     if out is not None:
         save(classifier, out, notes)
     return classifier, notes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m eval.classifier.train [--model M] [--out PATH] [--folds K]``."""
+    """``python -m eval.classifier.train [--which article|modern|both] [--model M] [--out PATH] [--folds K]``."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m eval.classifier.train", description=__doc__)
+    parser.add_argument("--which", default="both", choices=("article", "modern", "both"),
+                        help="the article model, the modern model, or both (default)")  # fmt: skip
     parser.add_argument("--model", default="gbt", choices=MODELS)
-    parser.add_argument("--out", type=Path, default=None, help="where to save the model (default: the shipped one)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to save the model (default: the shipped one; only with --which article or modern)")  # fmt: skip
     parser.add_argument("--folds", type=int, default=0, help="grouped cross-validation folds first (0: none)")
     args = parser.parse_args(argv)
-    from forest.classifier.page import DEFAULT_MODEL
+    if args.out is not None and args.which == "both":
+        parser.error("--out needs --which article or --which modern")
+    from forest.classifier.page import DEFAULT_MODEL, MODERN_MODEL
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     command = " ".join(["python -m eval.classifier.train", *(argv if argv is not None else sys.argv[1:])])
-    _, notes = train_default(args.model, args.out or DEFAULT_MODEL, folds=args.folds, command=command, progress=say)
-    print(f"trained {args.model} on {notes['pages']} pages in {notes['seconds']} s; cv: {notes.get('cv', '-')}")
+    for which in ("article", "modern") if args.which == "both" else (args.which,):
+        modern = which == "modern"
+        out = args.out or (MODERN_MODEL if modern else DEFAULT_MODEL)
+        _, notes = train_default(args.model, out, modern=modern, folds=args.folds, command=command, progress=say)
+        print(f"trained the {which} model ({args.model}) on {notes['pages']} pages in {notes['seconds']} s; "
+              f"cv: {notes.get('cv', '-')}; saved to {out}")  # fmt: skip
     return 0
 
 
