@@ -16,7 +16,7 @@ tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Py
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
-# A process that learns a site and extracts a wrapped and a cold page, then names the
+# A process that learns a site and extracts a wrapped and two cold pages (one for each shipped model), then names the
 # top-level modules it imported from installed distributions.
 _RUN = textwrap.dedent("""
     import sys, sysconfig
@@ -32,6 +32,9 @@ _RUN = textwrap.dedent("""
              for i, t in enumerate(topics)]
     wrapper = Inducer().fit(pages, "a.example").wrapper_
     assert extract(wrapper, pages[0].html).method == "wrapper" and extract(None, pages[1].html).method == "classifier"
+    # A page with a viewport and no article type is read by the modern model (forest.extraction.models).
+    modern = pages[2].html.replace("<head>", "<head><meta name='viewport' content='width=device-width'>")
+    assert extract(None, modern).method == "classifier"
     print(" ".join(sorted({name.split(".")[0] for name in sys.modules})))
 """)
 

@@ -57,4 +57,3 @@ def page_classifier(root: etree._Element, html: str | bytes) -> BlockPredictor:
     :raises ModelError: the model file is missing, corrupt or tampered with.
     """
     return load_default(MODERN_MODEL) if modern_non_article(root, html) else load_default()
-
