@@ -19,7 +19,7 @@ from forest import region
 from forest.article import structure
 from forest.article.render import with_structure
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
-from forest.extraction.models import page_classifier
+from forest.extraction.models import modern_non_article, shipped_model
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
@@ -315,10 +315,14 @@ def _cold(
     FOREST's region of the page alone, cleaned as the site's pages are.
 
     Without a ``classifier`` given, the page picks one of the shipped models (forest.extraction.models).
+    Learning's distrust is the article model's: it never asked the modern model, which reads a page
+    that calls for it on any site.
     """
     trusted = wrapper is None or wrapper.classifier_agrees
-    if classifier is None and settings.classifier and trusted:
-        classifier = page_classifier(root, data)
+    if classifier is None and settings.classifier:
+        modern = modern_non_article(root, data)
+        trusted = trusted or modern
+        classifier = shipped_model(modern=modern) if trusted else None
     # A page too large for the classifier's features is extracted without it (forest.limits).
     predictions = classifier.predict_blocks(root) if classifier is not None and trusted and classifiable(root) else None
     if predictions is None:

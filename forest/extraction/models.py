@@ -16,7 +16,9 @@ cross-validated by site) and ``python -m eval.classifier.modern --dataset scrapi
 
 Learning reads its sample pages' labels with the article model (forest.learning.induce). Labels
 from the modern model made the learned wrappers of wceb2026's dev sites worse (``forest eval
---split dev``).
+--split dev``). So where learning found the classifier contradicting J x U on a site
+(``Wrapper.classifier_agrees``), that verdict is the article model's: a page of the site that no
+pattern fits and that calls for the modern model is still read by it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from forest.classifier.page import MODERN_MODEL, load_default
 from forest.classifier.predictor import BlockPredictor
 from forest.metadata import json_ld_declares_article
 
-__all__ = ["modern_non_article", "page_classifier"]
+__all__ = ["modern_non_article", "page_classifier", "shipped_model"]
 
 
 def modern_non_article(root: etree._Element, html: str | bytes) -> bool:
@@ -56,4 +58,12 @@ def page_classifier(root: etree._Element, html: str | bytes) -> BlockPredictor:
 
     :raises ModelError: the model file is missing, corrupt or tampered with.
     """
-    return load_default(MODERN_MODEL) if modern_non_article(root, html) else load_default()
+    return shipped_model(modern=modern_non_article(root, html))
+
+
+def shipped_model(*, modern: bool) -> BlockPredictor:
+    """The shipped modern model, or the article model, loaded once per process.
+
+    :raises ModelError: the model file is missing, corrupt or tampered with.
+    """
+    return load_default(MODERN_MODEL) if modern else load_default()

@@ -122,6 +122,19 @@ def test_on_a_site_whose_learning_distrusted_the_classifier_it_reads_no_page(wra
     assert all(sentence in article.text for sentence in ARTICLES[5][1])
 
 
+def test_learnings_distrust_is_the_article_models_and_the_modern_model_still_reads_its_pages(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # classifier_agrees was measured with the article model's labels: a page no pattern fits that calls for
+    # the modern model (a viewport, no article type: forest.extraction.models) is read by it on any site.
+    distrusted = replace(wrapper, classifier_agrees=False)
+    old = story_page(5, template="b")
+    modern = old.replace("<head>", '<head><meta name="viewport" content="width=device-width">')
+    assert extract(distrusted, old).method == "page"
+    article = extract(distrusted, modern)
+    assert article.method == "classifier" and article.text == extract(None, modern).text
+    # With the classifier off, no model reads it.
+    assert extract(distrusted, modern, settings=WRAPPER_ALONE).method == "page"
+
+
 def test_a_classifier_that_keeps_an_article_of_the_sites_size_is_not_overruled(wrapper) -> None:  # type: ignore[no-untyped-def]
     # A photo strip the sample never showed: the classifier rejects most of the page's region
     # (the captions) but keeps the whole story, as long as the site's stories: its text wins.
