@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from forest.classifier.features import og_type
 from forest.classifier.page import MODERN_MODEL, load_default
 from forest.classifier.predictor import BlockPredictor
 from forest.metadata import json_ld_declares_article
@@ -38,19 +39,9 @@ def modern_non_article(root: etree._Element, html: str | bytes) -> bool:
     ``og:type`` is not ``article``, nor does its JSON-LD (read from ``html``: parsing drops scripts)
     name a news or blog article type."""
     head = root.find("head") if root.tag == "html" else None
-    if head is None:
+    if head is None or not any(_is_viewport(meta) for meta in head.iter("meta")):
         return False
-    # One pass over the head's <meta> elements for both: the viewport's, and the first og:type
-    # (forest.classifier.features.og_type's reading: a property or a name, any case).
-    viewport = False
-    declared: str | None = None
-    for meta in head.iter("meta"):
-        name = meta.get("name")
-        if name is not None and not viewport:
-            viewport = name.strip().lower() == "viewport"
-        if declared is None and (meta.get("property") or name or "").lower() == "og:type":
-            declared = (meta.get("content") or "").strip().lower()
-    return viewport and declared != "article" and not json_ld_declares_article(html)
+    return og_type(head) != "article" and not json_ld_declares_article(html)
 
 
 def page_classifier(root: etree._Element, html: str | bytes) -> BlockPredictor:
@@ -67,3 +58,8 @@ def shipped_model(*, modern: bool) -> BlockPredictor:
     :raises ModelError: the model file is missing, corrupt or tampered with.
     """
     return load_default(MODERN_MODEL) if modern else load_default()
+
+
+def _is_viewport(meta: etree._Element) -> bool:
+    name = meta.get("name")
+    return name is not None and name.strip().lower() == "viewport"
