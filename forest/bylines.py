@@ -14,7 +14,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from lxml import etree
@@ -574,6 +574,46 @@ def _beside_byline(texts: _Texts, byline: tuple[int, str, etree._Element] | None
             if at <= start + s <= end:
                 return day.isoformat()
     return None
+
+
+# An age printed in place of a date ("2 minutes ago", "1 hour, 19 minutes ago", "3 days ago", "6 hrs ago"):
+# a news page of the 2000s printed that under its headline, relative to when it was served.
+_AGE = re.compile(r"(?:\b(?:\d+|an?|one)\s+(?:days?|hours?|hrs?|minutes?|mins?)\b[\s,]*(?:and\s+)?)+ago\b", re.IGNORECASE)
+_AGE_PART = re.compile(r"(\d+|an?|one)\s+([dhm])", re.IGNORECASE)
+_AGE_UNITS = {"d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}
+
+
+def printed_age(root: etree._Element, headlines: Iterable[str], *, page: PageTexts | None = None) -> timedelta | None:
+    """How long before the page was served its article was published, where the page prints that by its
+    headline in place of a date ("By DOUG SIMPSON, Associated Press Writer / 2 minutes ago"): the age in a
+    short text near the headline (as :func:`visible_date` reads a date there), the one sharing the
+    deepest container with it, then the nearest; else near the page's first byline (a page read from
+    a wrapper's span may hold its title only in a related story's link).  None where none is printed
+    there.  The caller knows when the page was served (an archived copy records it: forest.fields)."""
+    texts = page.texts() if page is not None else _Texts(root)
+    headline = _headline(root, texts, headlines)
+    age = _age_near(texts, headline) if headline is not None else None
+    if age is None and (byline := _byline_anchor(texts)) is not None:
+        age = _age_near(texts, byline)
+    return age
+
+
+def _age_near(texts: _Texts, headline: _Headline) -> timedelta | None:
+    best: tuple[tuple[int, int], timedelta] | None = None
+    for i in texts.around(headline.start - BEFORE_HEADLINE, headline.end + AFTER_HEADLINE):
+        text = texts.texts[i]
+        if "ago" not in text.casefold() or len(" ".join(text.split())) > MAX_BYLINE:
+            continue
+        at = texts.starts[i]
+        match = _AGE.search(text)
+        if match is None or not headline.near(at + match.start(), at + match.end()):
+            continue
+        age = sum((_AGE_UNITS[unit.casefold()] * (int(n) if n.isdigit() else 1)
+                   for n, unit in _AGE_PART.findall(match.group(0))), timedelta())
+        rank = (-headline.lineage[headline.shared(texts.owner(i))], headline.distance(at + match.start(), at + match.end())[1])
+        if best is None or rank < best[0]:
+            best = (rank, age)
+    return best[1] if best is not None else None
 
 
 def _dateline(text: str, lang: str) -> list[tuple[date, int, int]]:

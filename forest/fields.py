@@ -5,7 +5,8 @@ against the page's elements and keeps, per field, the XPath that selects a match
 element on most sample pages.  Reading tries that XPath, then the page's ``og:``/
 ``article:`` meta tags, then its JSON-LD, then its microdata and ``<time>``, then a date its
 ``<title>`` states, then a date printed beside its headline (forest.bylines), then the day its own
-URL states (forest.metadata.url_date).
+URL states (forest.metadata.url_date), then, for an archived copy, the day of its capture less the
+age the page prints by its headline ("2 minutes ago").
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from itertools import chain
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from lxml import etree
 
 from forest.learning._inline import day_candidates, short_texts, text_sizes, unnamed_classes
 from forest.html import Meta, first_meta, head_metas, meta_tags, meta_values, page_title
-from forest.bylines import BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, PageTexts, person_name, printed_fields, written_dates
+from forest.bylines import (BYLINE, MAX_BYLINE, MAX_NAME_WORDS, WEEKDAYS, PageTexts, person_name, printed_age, printed_fields,
+                            written_dates)
 from forest.metadata import (DATE_ATTRIBUTES, attributed_date, date_attribute, is_url, json_ld_fields, microdata_fields, parse_date,
                              statement_elements, url_date)
 from forest.titles import strip_site_name, title_parts
@@ -71,6 +73,11 @@ _SAVED_FROM = (
 # (within 41,000 characters on big9's dev pages, of pages up to 850,000).  Searching whole pages cost
 # a fifth of a millisecond a page.
 _SAVED_WHERE = {"__wm.": (100_000, 150_000), "saved from url=": (1_000, 2_100)}
+# When the Wayback Machine captured a page, as its toolbar records it: the capture's timestamp
+# (``__wm.saveSnapshot(url, "20050905180648")``, ``__wm.wombat(url, "20050905180648", ...)``), else its
+# day alone (``__wm.bt(..., "web", url, "2005-09-05", ...)``).
+_CAPTURED = re.compile(r'__wm\.(?:saveSnapshot\(\s*[\'"][^\'"]*[\'"]\s*,\s*|wombat\(\s*"[^"]*"\s*,\s*)[\'"](\d{14})[\'"]')
+_CAPTURED_DAY = re.compile(r'__wm\.bt\((?:[^,"()]*,){4}\s*"web",\s*"[^"]*",\s*"(\d{4}-\d\d-\d\d)"')
 # The attributes _Body.day reads a timestamp from on any element, and those it reads on one tag only (an element
 # with none of them states its day in its text): a link's or an image's title, most of a page's, states no day.
 _DAY_STAMPS = ("datetime", *DATE_ATTRIBUTES)
@@ -118,7 +125,8 @@ def extract_fields(
 ) -> dict[str, str | None]:
     """Read title, author and date from a page: learned XPaths first, then meta tags, then JSON-LD,
     then (``statements``) microdata, ``rel=author`` and ``<time>``, then a date the ``<title>`` states, then
-    what the page prints by its headline, then (a date still missing) the day the page's own URL states.
+    what the page prints by its headline, then (a date still missing) the day the page's own URL states,
+    then the day an archive captured the page less the age the page prints by its headline ("2 minutes ago").
 
     A date is given only where it reads as one (ISO 8601, see :func:`normalize_date`): a source
     whose value is no date ("01/07/16", "last Tuesday") gives way to the next.
@@ -198,6 +206,13 @@ def extract_fields(
         # a blog's theme that prints "Posted in News" and no date, an old news page dated in its text
         # only by "2 hours ago".  Last: a date the page states or prints is its own, the URL's may be a draft's.
         found["date"] = _permalink_date(root, tags, html, url)
+    if body and not found["date"] and html is not None and (captured := _captured(html)) is not None:
+        # An archived copy of a page that prints its date as an age by its headline ("2 minutes ago"): the
+        # age is the capture's, and the archive records when that was (Yahoo! News's pages of 2005).
+        age = printed_age(root, headlines(root, found["title"], shown=shown), page=page)
+        if age is not None:
+            stamp, exact = captured
+            found["date"] = (stamp - age if exact else stamp - timedelta(days=age.days)).date().isoformat()
     found["author"] = found["author"] or publisher or None
     return found
 
@@ -231,6 +246,28 @@ def saved_from(html: str | bytes) -> str | None:
         match = pattern.search(text) if text else None
         if match is not None:
             return match.group(1)
+    return None
+
+
+def _captured(html: str | bytes) -> tuple[datetime, bool] | None:
+    """When the Wayback Machine captured the page whose copy ``html`` is, and whether to the second (True)
+    or to the day (False), as its toolbar records it; None for a page that is no such copy."""
+    head, window = _SAVED_WHERE["__wm."]
+    if isinstance(html, bytes):
+        at = html.find(b"__wm.", 0, head)
+        text = html[at: at + window].decode("ascii", errors="replace") if at >= 0 else ""
+    else:
+        at = html.find("__wm.", 0, head)
+        text = html[at: at + window] if at >= 0 else ""
+    if not text:
+        return None
+    try:
+        if (stamp := _CAPTURED.search(text)) is not None:
+            return datetime.strptime(stamp.group(1), "%Y%m%d%H%M%S"), True
+        if (day := _CAPTURED_DAY.search(text)) is not None:
+            return datetime.strptime(day.group(1), "%Y-%m-%d"), False
+    except ValueError:  # no calendar date ("20051399...")
+        return None
     return None
 
 

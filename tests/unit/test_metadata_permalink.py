@@ -190,6 +190,50 @@ def test_a_saved_url_is_a_url_or_none(text: str) -> None:
         assert found is None or (found.startswith("http") and '"' not in found and " " not in found)
 
 
+def _captured(toolbar: str, age: str, *, related: str = "") -> str:
+    # A Wayback Machine copy of an old news page that prints its date only as an age under the byline.
+    return _page(byline=f"By ANA LIMA, Associated Press Writer <em>{age}</em>",
+                 after=related).replace("<body>", f"<body><script>{toolbar}</script>")
+
+
+SNAPSHOT = "__wm.saveSnapshot('http://news.example/s/ap/orchard', '20050905001648')"
+BT = '__wm.bt(550,27,25,2,"web","http://news.example/s/ap/orchard","2005-09-05",1996);'
+
+
+@pytest.mark.parametrize(
+    ("toolbar", "age", "day"),
+    [
+        (SNAPSHOT, "2 minutes ago", "2005-09-05"),
+        (SNAPSHOT, "1 hour,  19 minutes ago", "2005-09-04"),  # captured at 00:16: an hour and more before is the day before
+        (SNAPSHOT, "an hour ago", "2005-09-04"),
+        (SNAPSHOT.replace("saveSnapshot('http://news.example/s/ap/orchard', ", 'wombat("http://news.example/s/ap/orchard",')
+         .replace("'", '"'), "3 days ago", "2005-09-02"),
+        (BT, "6 hrs ago", "2005-09-05"),  # the capture's day alone: an age under a day is that day's
+        (BT, "2 days ago", "2005-09-03"),
+    ],
+    ids=["minutes", "hours-and-minutes", "an-hour", "wombat-days", "day-only-hours", "day-only-days"],
+)
+def test_an_archived_page_that_prints_its_age_is_dated_by_its_capture(toolbar: str, age: str, day: str) -> None:
+    html = _captured(toolbar, age)
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == day
+    assert extract(None, html.encode(), settings=Settings()).date == day
+
+
+def test_an_age_by_the_byline_dates_a_page_whose_headline_is_not_found() -> None:
+    # A page read from a wrapper's span: its title is printed in the part only as a related story's link, far below.
+    html = _captured(SNAPSHOT, "2 minutes ago").replace("<h1>Volunteers clear the orchard path</h1>", "").replace(
+        "</article>", ARTICLE * 12 + "<ul><li><a href='/s/ap/orchard'>Volunteers clear the orchard path</a></li></ul></article>")
+    assert extract_fields(parse_html(html), {}, html=html)["date"] == "2005-09-05"
+
+
+def test_an_age_is_no_date_without_a_capture_nor_far_from_the_headline() -> None:
+    # Served live, "2 minutes ago" says nothing of the day; a related story's age far below is not the article's.
+    assert extract_fields(parse_html(html := _captured("", "2 minutes ago")), {}, html=html)["date"] is None
+    related = ARTICLE * 12 + "<ul class='related'><li><a href='/s/ap/rain'>Rain returns</a> <em>AP, 28 minutes ago</em></li></ul>"
+    html = _captured(SNAPSHOT, "", related=related)
+    assert extract_fields(parse_html(html), {}, html=html)["date"] is None
+
+
 def test_a_blog_posts_footer_dates_it() -> None:
     # The date under a long post, far from its headline, in the theme's footer of the post.
     html = _page(after="").replace("</article>", ARTICLE * 12 + "<div class='post-footer'>August 9th, 2012 | Category: "
