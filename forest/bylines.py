@@ -171,9 +171,9 @@ _HINTS = ("author", "byline", "writer", "posted-by", "postedby", "submitted-by",
 # once by str.find (_Texts.named_with), then checked by the patterns below (an XPath of contains()
 # for each hint was five times slower than the patterns, and they were most of the search on pages
 # that name thousands of elements).
-_BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em", "small", "li", "h3", "h4", "h5", "h6", "cite"})
+_BYLINE_TAGS = frozenset({"a", "span", "div", "p", "address", "strong", "b", "em", "small", "li", "ul", "h3", "h4", "h5", "h6", "cite"})
 # An element named for an author's picture, bio, title or links, or a comment's author: not the byline.
-_NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|follow|image|photo|img|title|date|time|about|box")
+_NOT_BYLINE = re.compile(r"comment|reply|avatar|bio|desc|social|share|(?<!no)follow|image|photo|img|title|date|time|about|box")
 # On names already lower-cased: a pattern of plain words, faster than any() of substring tests.
 _HINT = re.compile("|".join(_HINTS))
 # The words a name holds where _HINT or "byl" as a word (_BYL) is found in it.
@@ -748,8 +748,11 @@ def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
         text = " ".join(" ".join(element.itertext()).split())
         if not text:
             continue
-        name = person_name(text) if len(text) <= MAX_BYLINE else None
-        name = name or person_name(next(t for t in element.itertext() if t.strip()))
+        if element.tag == "ul":  # a list of the authors, one in each item (JSON-LD's are joined so too)
+            name = ", ".join(n for li in element.iterchildren("li") if (n := person_name(_text(li))))
+        else:
+            name = person_name(text) if len(text) <= MAX_BYLINE else None
+            name = name or person_name(next(t for t in element.itertext() if t.strip()))
         if name:
             index = texts.first_text(element)
             candidates.append((texts.starts[index] if index is not None else 0, name, element))

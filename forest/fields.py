@@ -152,7 +152,8 @@ def extract_fields(
     site = {first_meta(tags, n).casefold() for n in _META_SITE} - {""}
     meta = {
         "title": _meta_title(root, site, metas),
-        "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), ""),
+        "author": next((v for v in (_author(first_meta(tags, n)) for n in (*_META_AUTHOR, _written_by(tags))) if v), "")
+        or _cited(first_meta(tags, "citation_author")),
         "date": _iso(first_meta(tags, *_META_DATE)) or _iso(_suffixed_date(tags)),
     }
     # The site's own name as the author (an "author" meta tag a CMS fills with it) says only who
@@ -327,6 +328,13 @@ def _meta_title(root: etree._Element, site: set[str], metas: list[Meta] | None =
         shown = {p.casefold() for p in title_parts(page_title(root))} | {_text(h).casefold() for h in root.iter("h1")}
         titles.sort(key=lambda t: t.casefold() not in shown)  # stable: page order among the rest
     return strip_site_name(titles[0], site)
+
+
+def _cited(value: str) -> str:
+    """A scholarly page's first author (``citation_author``, Highwire Press's tag, one per author), as a byline
+    names them: "Berger, Emery D." is Emery D. Berger."""
+    last, comma, first = value.partition(",")
+    return _author(f"{first.strip()} {last.strip()}" if comma and first.strip() and "," not in first else value)
 
 
 def _author(value: str) -> str:

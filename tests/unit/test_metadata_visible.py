@@ -141,11 +141,21 @@ def _fields(html: str) -> dict[str, str | None]:
         ("<span class='author-name'>Ana Lima</span> <span>5 min read</span>", "Ana Lima"),
         ("<div class='post-author'><a href='/u/ana'>ana_lima</a></div>", "ana_lima"),
         ("Par Ana Lima, 3 mars 2014", "Ana Lima"),
+        # A forum's poster: the link's rel ("nofollow") is read among its names, and says nothing of a follow button.
+        ("<a class='author' href='/profile/Fitzg' rel='nofollow'>Fitzg</a> | Posted in General", "Fitzg"),
+        # A column's authors listed under its masthead, the list named for them.
+        ("<ul class='authors'><li><a href='mailto:a@x.example'>Ana Lima</a></li><li><a href='mailto:b@x.example'>Bo Chen</a></li></ul>",
+         "Ana Lima, Bo Chen"),
     ],
-    ids=["by-pipe-date", "written-by-link", "class-author-name", "forum-user-name", "french"],
+    ids=["by-pipe-date", "written-by-link", "class-author-name", "forum-user-name", "french", "rel-nofollow", "list-of-authors"],
 )
 def test_the_byline_by_the_headline_names_the_author(byline: str, author: str) -> None:
     assert _fields(_page("Volunteers clear the orchard path", byline))["author"] == author
+
+
+def test_a_follow_button_named_for_the_author_is_no_byline() -> None:
+    follow = "<a class='author-follow' href='/follow/ana'>Follow Ana Lima</a>"
+    assert _fields(_page("Volunteers clear the orchard path", "March 3, 2014", after=follow))["author"] is None
 
 
 def test_a_comment_authors_name_is_not_the_articles_author() -> None:
@@ -180,8 +190,10 @@ def test_the_sites_name_as_author_gives_way_to_the_byline() -> None:
     [
         ("<meta name='author' content='By Thai Vong'>", "Thai Vong"),
         ("<meta name='twitter:label1' content='Written by'><meta name='twitter:data1' content='Jayesh Shinde'>", "Jayesh Shinde"),
+        ("<meta name='citation_author' content='Berger, Emery D.'><meta name='citation_author' content='Lima, Ana'>", "Emery D. Berger"),
+        ("<meta name='citation_author' content='Aniruddha Roy'>", "Aniruddha Roy"),
     ],
-    ids=["by-in-meta", "twitter-label"],
+    ids=["by-in-meta", "twitter-label", "citation-last-first", "citation-as-written"],
 )
 def test_authors_meta_tags_state(head: str, author: str) -> None:
     html = _page("Volunteers clear the orchard path", "").replace("<head>", f"<head>{head}")
