@@ -748,6 +748,7 @@ def _byline(root: etree._Element, texts: _Texts, headline: _Headline | None) -> 
         text = " ".join(" ".join(element.itertext()).split())
         if not text:
             continue
+        name: str | None
         if element.tag == "ul":  # a list of the authors, one in each item (JSON-LD's are joined so too)
             name = ", ".join(n for li in element.iterchildren("li") if (n := person_name(_text(li))))
         else:
