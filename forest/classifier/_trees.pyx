@@ -44,8 +44,8 @@ cdef enum:
     BLOCKSIZE = 128
     # Rows walked together down one tree: its nodes (a few hundred bytes) stay in L1 while the block's
     # rows take every step, where a row at a time down every tree read the whole ensemble (~100 KB,
-    # past L1) once a row.  16 rows' copies (a row is its dense and hashed columns, 3-4 KB) still fit
-    # beside it.  8 and 32 rows were slower on the shipped model; re-measure a change with
+    # past L1) once a row.  16 rows' copies (a row is the columns the trees read, about 1 KB) fit
+    # beside it.  8, 24 and 32 rows were slower on the shipped model; re-measure a change with
     # `python -m eval.coldbench`, the trees' share of cold extraction.
     BLOCK = 16
 
@@ -103,8 +103,9 @@ def leaf_sums(
     const hashed_t[::1] data,
     const Py_ssize_t[::1] indices,
     const Py_ssize_t[::1] indptr,
-    const Py_ssize_t[::1] position,
-    Py_ssize_t n_hashed,
+    const Py_ssize_t[::1] slot,
+    Py_ssize_t n_slots,
+    const Py_ssize_t[::1] columns,
     const uint8_t[::1] packed,
     const double[::1] value,
     const Py_ssize_t[::1] roots,
@@ -112,17 +113,20 @@ def leaf_sums(
 ):
     """Per row, the sum of its leaves' values over the trees (``0.0 +`` numpy's pairwise sum).
 
-    A row's columns are ``dense[row]`` then ``n_hashed`` hashed columns: CSR entry k of the row
-    (``data[k]`` at column ``indices[k]``) adds into hashed column ``position[indices[k]]`` (none
-    when -1), summed in ``hashed_t`` as ``np.add.at`` sums duplicates.  ``packed`` holds the nodes
-    as records (Node32 for float rows, Node64 for double ones): node i splits on column
-    ``feature`` (left when the value is at most ``threshold``); ``child[0]`` is its right child,
-    ``child[1]`` its left; a leaf is its own child, so every tree takes ``max_depth`` steps, as the
-    lockstep walk in numpy did.  The caller checks the nodes' indices; the CSR's are checked here
-    (an empty ``indptr``: no hashed entries at all), where a loop costs less than numpy's checks.
+    The trees read a row's columns the model splits on, gathered: ``dense[row, columns[j]]`` at j,
+    then ``n_slots`` hashed columns after them.  CSR entry k of the row (``data[k]`` at column
+    ``indices[k]``) adds into hashed slot ``slot[indices[k]]`` (none when -1), summed in
+    ``hashed_t`` as ``np.add.at`` sums duplicates.  ``packed`` holds the nodes as records (Node32
+    for float rows, Node64 for double ones), their features numbered in the gathered row: node i
+    splits on gathered column ``feature`` (left when the value is at most ``threshold``);
+    ``child[0]`` is its right child, ``child[1]`` its left; a leaf is its own child, so every tree
+    takes ``max_depth`` steps, as the lockstep walk in numpy did.  The caller checks the nodes'
+    indices; the CSR's and the gathered columns' are checked here (an empty ``indptr``: no hashed
+    entries at all), where a loop costs less than numpy's checks.
     """
     cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
-    cdef Py_ssize_t row, t, k, node, column, n_columns = position.shape[0]
+    cdef Py_ssize_t n_dense = columns.shape[0]
+    cdef Py_ssize_t row, t, k, column, n_columns = slot.shape[0]
     cdef bint sparse = indptr.shape[0] > 0
     cdef const Node32* nodes32 = NULL
     cdef const Node64* nodes64 = NULL
@@ -136,6 +140,9 @@ def leaf_sums(
             raise ValueError("packed nodes are not Node64 records")
         if packed.shape[0]:
             nodes64 = <const Node64*>&packed[0]
+    for k in range(n_dense):
+        if not 0 <= columns[k] < width:
+            raise ValueError("a gathered column is out of range")
     if sparse:
         if indptr.shape[0] != n + 1 or indptr[0] != 0 or indptr[n] > indices.shape[0] or indptr[n] > data.shape[0]:
             raise ValueError("hashed rows are not a CSR matrix's")
@@ -145,19 +152,21 @@ def leaf_sums(
         for k in range(indptr[n]):
             if not 0 <= indices[k] < n_columns:
                 raise ValueError("hashed column index out of range")
-            if position[indices[k]] >= n_hashed:
-                raise ValueError("a hashed column's position is out of range")
+            if slot[indices[k]] >= n_slots:
+                raise ValueError("a hashed column's slot is out of range")
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] sums = out
     if n == 0:
         return out
-    cdef Py_ssize_t stride = width + n_hashed, r0, b, nb
+    # A gathered row: the few hundred columns the trees read of a page's 1,700 (3-4 KB a row
+    # copied whole), so a block's rows take a quarter of the cache they took.  Rows without hashed
+    # columns are gathered too: read where they are, the context stage's walk was slower.
+    cdef Py_ssize_t stride = n_dense + n_slots, r0, b, nb
     # Each row of the block's leaves, one row after another, summed per row as before.
     cdef double* leaves = <double*>malloc(max(n_trees, 1) * BLOCK * sizeof(double))
     # The block's rows' node in the tree being walked, as the records hold indices (int32).
     cdef int32_t* at = <int32_t*>malloc(BLOCK * sizeof(int32_t))
-    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_hashed, 1), sizeof(hashed_t))
-    # The block's rows as the trees read them: each its dense columns, then its hashed ones.
+    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_slots, 1), sizeof(hashed_t))
     cdef row_t* x = <row_t*>malloc(max(stride, 1) * BLOCK * sizeof(row_t))
     cdef const row_t* rows[BLOCK]
     cdef int32_t root
@@ -174,22 +183,18 @@ def leaf_sums(
                 nb = min(<Py_ssize_t>BLOCK, n - r0)
                 for b in range(nb):
                     row = r0 + b
-                    if n_hashed or width == 0:
-                        for k in range(width):
-                            x[b * stride + k] = dense[row, k]
-                        if sparse:
-                            for k in range(indptr[row], indptr[row + 1]):
-                                column = position[indices[k]]
-                                if column >= 0:
-                                    hashed[column] += data[k]
-                        # The densified matrix held 0 + the sum: the same comparisons.
-                        for k in range(n_hashed):
-                            x[b * stride + width + k] = <row_t>hashed[k]
-                            hashed[k] = 0
-                        rows[b] = &x[b * stride]
-                    else:
-                        # A row without hashed columns is read where it is, not copied.
-                        rows[b] = &dense[row, 0]
+                    for k in range(n_dense):
+                        x[b * stride + k] = dense[row, columns[k]]
+                    if sparse:
+                        for k in range(indptr[row], indptr[row + 1]):
+                            column = slot[indices[k]]
+                            if column >= 0:
+                                hashed[column] += data[k]
+                    # The densified matrix held 0 + the sum: the same comparisons.
+                    for k in range(n_slots):
+                        x[b * stride + n_dense + k] = <row_t>hashed[k]
+                        hashed[k] = 0
+                    rows[b] = &x[b * stride]
                 for t in range(n_trees):
                     root = <int32_t>roots[t]
                     for b in range(nb):

@@ -4,7 +4,7 @@
 native: every tree of every row one step at a time over a densified float matrix, the leaves
 summed by ``ndarray.sum``.  The native walk must give the same probabilities bit for bit: on
 random ensembles and inputs (hypothesis: dense and sparse, float32 and float64, duplicate sparse
-entries, thresholds hit exactly, any number of trees), and with the shipped model's three stages
+entries, thresholds hit exactly, any number of trees), and with the shipped models' stages
 on a fixed sample of every shared dataset's pages (``-m bench``: all of them).
 """
 
@@ -224,34 +224,36 @@ def _pages(every: bool) -> list[str]:
 
 
 def _check_shipped_model(pages: list[str]) -> int:
-    """The shipped model's three stages (blocks, stacked context, pairwise) on each page, native against the reference."""
+    """The shipped models' stages (blocks, stacked context, and the article model's pairwise) on each page, native against the reference."""
     from forest.classifier.blocks import walk
     from forest.classifier.context import context_features
     from forest.classifier.features import page_features
     from forest.classifier.joint import edge_features
-    from forest.classifier.page import load_default
+    from forest.classifier.page import MODERN_MODEL, load_default
 
-    model = load_default()
     checked = 0
-    for body in bodies(pages):
-        tree = walk(body, proxies=False)
-        if not tree.blocks:
-            continue
-        features, _ = page_features(tree, "blocks", n_hash=model.n_hash, modern="modern" in model.groups)
-        dense, hashed = model._inputs(features, reset=False, exact=True)
-        assert dense.dtype == np.float32 and hashed is not None and hashed.dtype == np.float32  # the float32, sparse road
-        p = model.compact_.proba(dense, hashed)
-        assert_bits(p, reference_proba(model.compact_, dense, hashed))
-        # What prediction reads: the page's hashed rows as arrays, without the scipy matrix.
-        _, rows = model._inputs(features, reset=False, exact=True, csr=False)
-        assert isinstance(rows, HashedRows)
-        assert_bits(model.compact_.proba(dense, rows), p)
-        assert model.context_compact_ is not None and model.pairwise_compact_ is not None
-        context = context_features(p, features)
-        assert_bits(model.context_compact_.proba(context, None), reference_proba(model.context_compact_, context, None))
-        edges = edge_features(tree, features)
-        assert_bits(model.pairwise_compact_.proba(edges, None), reference_proba(model.pairwise_compact_, edges, None))
-        checked += 1
+    for model in (load_default(), load_default(MODERN_MODEL)):
+        for body in bodies(pages):
+            tree = walk(body, proxies=False)
+            if not tree.blocks:
+                continue
+            features, _ = page_features(tree, "blocks", n_hash=model.n_hash, modern="modern" in model.groups)
+            dense, hashed = model._inputs(features, reset=False, exact=True)
+            assert dense.dtype == np.float32 and hashed is not None and hashed.dtype == np.float32  # the float32, sparse road
+            p = model.compact_.proba(dense, hashed)
+            assert_bits(p, reference_proba(model.compact_, dense, hashed))
+            # What prediction reads: the page's hashed rows as arrays, without the scipy matrix.
+            _, rows = model._inputs(features, reset=False, exact=True, csr=False)
+            assert isinstance(rows, HashedRows)
+            assert_bits(model.compact_.proba(dense, rows), p)
+            assert model.context_compact_ is not None
+            context = context_features(p, features)
+            assert_bits(model.context_compact_.proba(context, None), reference_proba(model.context_compact_, context, None))
+            pairwise = getattr(model, "pairwise_compact_", None)  # the article model's alone
+            if pairwise is not None:
+                edges = edge_features(tree, features)
+                assert_bits(pairwise.proba(edges, None), reference_proba(pairwise, edges, None))
+            checked += 1
     return checked
 
 
