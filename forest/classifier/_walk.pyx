@@ -12,8 +12,9 @@ import under another lxml major.minor version (a one-line ForestError that says 
 
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISSPACE
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND, PyUnicode_4BYTE_KIND
+from cpython.unicode cimport PyUnicode_New
 from libc.stdlib cimport realloc, free
-from libc.string cimport memcpy, memset, strcmp
+from libc.string cimport memcpy, memset, strcmp, strlen
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uintptr_t
 
 cimport lxml.includes.etreepublic as cetree
@@ -208,9 +209,10 @@ cdef inline bint _space(Py_UCS4 c) noexcept:
 
 
 cdef inline Py_ssize_t _add_run(const run_char* data, Py_ssize_t n, Py_UCS4* buffer, Py_ssize_t size, bint* pending_space,
-                                int64_t* chars, int64_t* words) noexcept:
+                                int64_t* chars, int64_t* words, Py_UCS4* most, int64_t* gaps) noexcept:
     # One pass over a run's characters: appended to ``buffer`` (from ``size``) as _Text.add says, and
-    # its len(text.strip()) and len(text.split()) counted.  Returns the buffer's new size.
+    # its len(text.strip()) and len(text.split()) counted; ``most`` raised to the largest character
+    # written and ``gaps`` counting the spaces written between words.  Returns the buffer's new size.
     cdef Py_ssize_t i, first = -1, last = -1
     cdef int64_t count = 0
     cdef bint in_word = False, gap = pending_space[0]
@@ -230,13 +232,42 @@ cdef inline Py_ssize_t _add_run(const run_char* data, Py_ssize_t n, Py_UCS4* buf
             if gap:
                 buffer[size] = 32
                 size += 1
+                gaps[0] += 1
                 gap = False
             buffer[size] = c
             size += 1
+            if c > most[0]:
+                most[0] = c
     pending_space[0] = gap
     chars[0] = last - first + 1 if first >= 0 else 0
     words[0] = count
     return size
+
+
+cdef inline Py_ssize_t _utf8(const uint8_t* s, Py_UCS4* c) noexcept nogil:
+    # The character UTF-8 bytes ``s`` (NUL-terminated) start with, and its length in bytes; 0 where
+    # Python's strict decoder refuses them (an overlong form, a surrogate, past U+10FFFF, a cut sequence).
+    cdef uint8_t b = s[0]
+    if b < 0x80:
+        c[0] = b
+        return 1
+    if 0xC2 <= b <= 0xDF:
+        if not 0x80 <= s[1] <= 0xBF:
+            return 0
+        c[0] = ((b & 0x1F) << 6) | (s[1] & 0x3F)
+        return 2
+    if 0xE0 <= b <= 0xEF:
+        if not ((0xA0 if b == 0xE0 else 0x80) <= s[1] <= (0x9F if b == 0xED else 0xBF)) or not 0x80 <= s[2] <= 0xBF:
+            return 0
+        c[0] = ((b & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F)
+        return 3
+    if 0xF0 <= b <= 0xF4:
+        if not ((0x90 if b == 0xF0 else 0x80) <= s[1] <= (0x8F if b == 0xF4 else 0xBF)) \
+                or not 0x80 <= s[2] <= 0xBF or not 0x80 <= s[3] <= 0xBF:
+            return 0
+        c[0] = ((b & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F)
+        return 4
+    return 0
 
 
 cdef class _Text:
@@ -244,9 +275,23 @@ cdef class _Text:
     cdef Py_UCS4* buffer
     cdef Py_ssize_t size, capacity
     cdef bint pending_space
+    # The largest character written, and the spaces written between words (its words less one, as
+    # Block.words counts them), kept as the text is written: take() then makes its str in one pass.
+    cdef Py_UCS4 most
+    cdef int64_t gaps
 
     def __dealloc__(self):
         free(self.buffer)
+
+    cdef int reserve(self, Py_ssize_t n) except -1:
+        cdef Py_UCS4* grown
+        if self.size + n + 1 > self.capacity:
+            self.capacity = max(2 * self.capacity, self.size + n + 1, 1024)
+            grown = <Py_UCS4*>realloc(self.buffer, self.capacity * sizeof(Py_UCS4))
+            if grown is NULL:
+                raise MemoryError()
+            self.buffer = grown
+        return 0
 
     cdef int add(self, str text, int64_t* chars, int64_t* words) except -1:
         # ``text`` appended, with its len(text.strip()) and len(text.split()) counted in the same pass
@@ -255,20 +300,58 @@ cdef class _Text:
         cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
-        cdef Py_UCS4* grown
-        if self.size + n + 1 > self.capacity:
-            self.capacity = max(2 * self.capacity, self.size + n + 1, 1024)
-            grown = <Py_UCS4*>realloc(self.buffer, self.capacity * sizeof(Py_UCS4))
-            if grown is NULL:
-                raise MemoryError()
-            self.buffer = grown
+        self.reserve(n)
         if kind == PyUnicode_1BYTE_KIND:
-            self.size = _add_run(<const uint8_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
+            self.size = _add_run(<const uint8_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words, &self.most, &self.gaps)
         elif kind == PyUnicode_2BYTE_KIND:
-            self.size = _add_run(<const uint16_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
+            self.size = _add_run(<const uint16_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words, &self.most, &self.gaps)
         else:
-            self.size = _add_run(<const uint32_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words)
+            self.size = _add_run(<const uint32_t*>data, n, self.buffer, self.size, &self.pending_space, chars, words, &self.most, &self.gaps)
         return 0
+
+    cdef bint add_utf8(self, const uint8_t* data, int64_t* chars, int64_t* words) except -1:
+        # add() of the str lxml would decode from the UTF-8 ``data`` (a text node's content), read from
+        # the bytes: a str made for each of a page's texts, to be read once and dropped, was a tenth of
+        # the walk.  False, with nothing written, where Python's decoder would refuse the bytes.
+        cdef Py_ssize_t n = strlen(<const char*>data), i = 0, k = 0, first = -1, last = -1, step
+        cdef Py_ssize_t size
+        cdef int64_t count = 0, gaps = self.gaps
+        cdef bint in_word = False, gap = self.pending_space
+        cdef Py_UCS4 c, most = self.most
+        self.reserve(n)  # as many characters at most as bytes
+        size = self.size
+        while i < n:
+            step = _utf8(data + i, &c)
+            if step == 0:
+                return False
+            i += step
+            if _space(c):
+                in_word = False
+                gap = size > 0
+            else:
+                if not in_word:
+                    count += 1
+                    in_word = True
+                if first < 0:
+                    first = k
+                last = k
+                if gap:
+                    self.buffer[size] = 32
+                    size += 1
+                    gaps += 1
+                    gap = False
+                self.buffer[size] = c
+                size += 1
+                if c > most:
+                    most = c
+            k += 1
+        self.size = size
+        self.pending_space = gap
+        self.gaps = gaps
+        self.most = most
+        chars[0] = last - first + 1 if first >= 0 else 0
+        words[0] = count
+        return True
 
     cdef int space(self) except -1:
         self.pending_space = self.size > 0
@@ -276,14 +359,25 @@ cdef class _Text:
 
     cdef str take(self, int64_t* spaces):
         # The text written, and (``spaces``) how many spaces it holds: its words less one, as Block.words counts them.
-        cdef Py_ssize_t i
-        cdef int64_t count = 0
-        for i in range(self.size):
-            count += self.buffer[i] == 32
-        spaces[0] = count
-        text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.buffer, self.size)
+        # Made at its kind (the largest character's) in one pass, where PyUnicode_FromKindAndData
+        # searched the characters for the largest first.
+        cdef Py_ssize_t i, n = self.size
+        cdef str text = PyUnicode_New(n, self.most)
+        cdef void* out = PyUnicode_DATA(text)
+        cdef int kind = PyUnicode_KIND(text)
+        if kind == PyUnicode_1BYTE_KIND:
+            for i in range(n):
+                (<uint8_t*>out)[i] = <uint8_t>self.buffer[i]
+        elif kind == PyUnicode_2BYTE_KIND:
+            for i in range(n):
+                (<uint16_t*>out)[i] = <uint16_t>self.buffer[i]
+        elif n:
+            memcpy(out, self.buffer, n * sizeof(Py_UCS4))
+        spaces[0] = self.gaps
         self.size = 0
         self.pending_space = False
+        self.most = 0
+        self.gaps = 0
         return text
 
 
@@ -337,10 +431,18 @@ cdef class _Pass:
         cdef str text
         if kind == NO_RUN:
             return 0
-        if kind == TEXT or self.keep_pieces:
+        cdef xmlNode* c_text
+        cdef bint read = False
+        if kind == TEXT and not self.keep_pieces:
+            # One text node (most runs): its bytes are read as lxml would decode them.
+            c_text = _text_or_skip(c_node.next if tail else c_node.children)
+            if _text_or_skip(c_text.next) is NULL:
+                read = self.text.add_utf8(<const uint8_t*>c_text.content, &chars, &words)
+        if not read and (kind == TEXT or self.keep_pieces):
             text = cetree.tailOf(c_node) if tail else cetree.textOf(c_node)
         if kind == TEXT:
-            self.text.add(text, &chars, &words)
+            if not read:
+                self.text.add(text, &chars, &words)
             self.own_chars.data[element] += chars
             self.own_words.data[element] += words
             if self.in_link.data[element]:
