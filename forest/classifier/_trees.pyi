@@ -6,25 +6,10 @@ def leaf_sums(
     data: np.ndarray,
     indices: np.ndarray,
     indptr: np.ndarray,
-    slot: np.ndarray,
-    n_slots: int,
-    columns: np.ndarray,
+    position: np.ndarray,
+    n_hashed: int,
     packed: np.ndarray,
     value: np.ndarray,
     roots: np.ndarray,
-    max_depth: int,
-) -> np.ndarray: ...
-
-def heap_sums(
-    dense: np.ndarray,
-    data: np.ndarray,
-    indices: np.ndarray,
-    indptr: np.ndarray,
-    slot: np.ndarray,
-    n_slots: int,
-    columns: np.ndarray,
-    heap: np.ndarray,
-    value: np.ndarray,
-    n_trees: int,
     max_depth: int,
 ) -> np.ndarray: ...

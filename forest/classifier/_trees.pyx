@@ -38,26 +38,14 @@ ctypedef struct Node64:
     double threshold
     int32_t child[2]
 
-# A tree laid out as a complete binary tree of its lockstep walk (forest.classifier.compact's HEAP32 and
-# HEAP64): node p's children are 2p + 1 (left) and 2p + 2 (right), so a step computes where it goes
-# and reads no child; the walk's end is one of the bottom level's values.
-ctypedef struct Heap32:
-    float threshold
-    int32_t feature
-
-ctypedef struct Heap64:
-    double threshold
-    int32_t feature
-    int32_t pad
-
 
 # numpy's PW_BLOCKSIZE: runs up to this long are summed by 8 accumulators, longer ones halved.
 cdef enum:
     BLOCKSIZE = 128
     # Rows walked together down one tree: its nodes (a few hundred bytes) stay in L1 while the block's
     # rows take every step, where a row at a time down every tree read the whole ensemble (~100 KB,
-    # past L1) once a row.  16 rows' copies (a row is the columns the trees read, about 1 KB) fit
-    # beside it.  8, 24 and 32 rows were slower on the shipped model; re-measure a change with
+    # past L1) once a row.  16 rows' copies (a row is its dense and hashed columns, 3-4 KB) still fit
+    # beside it.  8 and 32 rows were slower on the shipped model; re-measure a change with
     # `python -m eval.coldbench`, the trees' share of cold extraction.
     BLOCK = 16
 
@@ -110,76 +98,13 @@ cdef inline void _descend(const row_t** rows, int32_t* at, Py_ssize_t nb, int ma
                 at[b] = at64.child[rows[b][at64.feature] <= at64.threshold]
 
 
-cdef inline void _descend_heap(const row_t** rows, int32_t* at, Py_ssize_t nb, int max_depth,
-                               const Heap32* nodes32, const Heap64* nodes64) noexcept nogil:
-    """_descend over a tree laid out as a heap: the same steps, each to 2p + 2 less whether the row goes left."""
-    cdef int d
-    cdef Py_ssize_t b
-    cdef const Heap32* at32
-    cdef const Heap64* at64
-    for d in range(max_depth):
-        for b in range(nb):
-            if row_t is float:
-                at32 = &nodes32[at[b]]
-                at[b] = 2 * at[b] + 2 - (rows[b][at32.feature] <= at32.threshold)
-            else:
-                at64 = &nodes64[at[b]]
-                at[b] = 2 * at[b] + 2 - (rows[b][at64.feature] <= at64.threshold)
-
-
-cdef inline void _gather(const row_t[:, ::1] dense, const hashed_t[::1] data, const Py_ssize_t[::1] indices,
-                         const Py_ssize_t[::1] indptr, const Py_ssize_t[::1] slot, Py_ssize_t n_slots,
-                         const Py_ssize_t[::1] columns, bint sparse, Py_ssize_t r0, Py_ssize_t nb, Py_ssize_t stride,
-                         hashed_t* hashed, row_t* x, const row_t** rows) noexcept nogil:
-    """Rows r0 .. r0 + nb - 1 as the trees read them, into ``x`` (``stride`` apart): their columns
-    ``columns``, then their hashed slots (each CSR entry added into its slot, as np.add.at sums
-    duplicates; zeros where a row has none)."""
-    cdef Py_ssize_t b, k, row, column, n_dense = columns.shape[0]
-    for b in range(nb):
-        row = r0 + b
-        for k in range(n_dense):
-            x[b * stride + k] = dense[row, columns[k]]
-        if sparse:
-            for k in range(indptr[row], indptr[row + 1]):
-                column = slot[indices[k]]
-                if column >= 0:
-                    hashed[column] += data[k]
-        # The densified matrix held 0 + the sum: the same comparisons.
-        for k in range(n_slots):
-            x[b * stride + n_dense + k] = <row_t>hashed[k]
-            hashed[k] = 0
-        rows[b] = &x[b * stride]
-
-
-cdef _check(const row_t[:, ::1] dense, const hashed_t[::1] data, const Py_ssize_t[::1] indices,
-            const Py_ssize_t[::1] indptr, const Py_ssize_t[::1] slot, Py_ssize_t n_slots, const Py_ssize_t[::1] columns):
-    # The gathered columns and the CSR (an empty indptr: no hashed entries at all), checked where a
-    # loop costs less than numpy's checks.
-    cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], row, k, n_columns = slot.shape[0]
-    for k in range(columns.shape[0]):
-        if not 0 <= columns[k] < width:
-            raise ValueError("a gathered column is out of range")
-    if indptr.shape[0] > 0:
-        if indptr.shape[0] != n + 1 or indptr[0] != 0 or indptr[n] > indices.shape[0] or indptr[n] > data.shape[0]:
-            raise ValueError("hashed rows are not a CSR matrix's")
-        for row in range(n):
-            if indptr[row + 1] < indptr[row]:
-                raise ValueError("hashed rows are not a CSR matrix's")
-        for k in range(indptr[n]):
-            if not 0 <= indices[k] < n_columns:
-                raise ValueError("hashed column index out of range")
-            if slot[indices[k]] >= n_slots:
-                raise ValueError("a hashed column's slot is out of range")
-
-
 def leaf_sums(
     const row_t[:, ::1] dense,
     const hashed_t[::1] data,
     const Py_ssize_t[::1] indices,
     const Py_ssize_t[::1] indptr,
-    const Py_ssize_t[::1] slot,
-    Py_ssize_t n_slots,
-    const Py_ssize_t[::1] columns,
+    const Py_ssize_t[::1] position,
+    Py_ssize_t n_hashed,
     const uint8_t[::1] packed,
     const double[::1] value,
     const Py_ssize_t[::1] roots,
@@ -187,17 +112,18 @@ def leaf_sums(
 ):
     """Per row, the sum of its leaves' values over the trees (``0.0 +`` numpy's pairwise sum).
 
-    The trees read a row's columns the model splits on, gathered: ``dense[row, columns[j]]`` at j,
-    then ``n_slots`` hashed columns after them.  CSR entry k of the row (``data[k]`` at column
-    ``indices[k]``) adds into hashed slot ``slot[indices[k]]`` (none when -1), summed in
-    ``hashed_t`` as ``np.add.at`` sums duplicates.  ``packed`` holds the nodes as records (Node32
-    for float rows, Node64 for double ones), their features numbered in the gathered row: node i
-    splits on gathered column ``feature`` (left when the value is at most ``threshold``);
-    ``child[0]`` is its right child, ``child[1]`` its left; a leaf is its own child, so every tree
-    takes ``max_depth`` steps, as the lockstep walk in numpy did.  The caller checks the nodes'
-    indices; the CSR's and the gathered columns' are checked here.
+    A row's columns are ``dense[row]`` then ``n_hashed`` hashed columns: CSR entry k of the row
+    (``data[k]`` at column ``indices[k]``) adds into hashed column ``position[indices[k]]`` (none
+    when -1), summed in ``hashed_t`` as ``np.add.at`` sums duplicates.  ``packed`` holds the nodes
+    as records (Node32 for float rows, Node64 for double ones): node i splits on column
+    ``feature`` (left when the value is at most ``threshold``); ``child[0]`` is its right child,
+    ``child[1]`` its left; a leaf is its own child, so every tree takes ``max_depth`` steps, as the
+    lockstep walk in numpy did.  The caller checks the nodes' indices; the CSR's are checked here
+    (an empty ``indptr``: no hashed entries at all), where a loop costs less than numpy's checks.
     """
-    cdef Py_ssize_t n = dense.shape[0], n_trees = roots.shape[0], t
+    cdef Py_ssize_t n = dense.shape[0], width = dense.shape[1], n_trees = roots.shape[0]
+    cdef Py_ssize_t row, t, k, node, column, n_columns = position.shape[0]
+    cdef bint sparse = indptr.shape[0] > 0
     cdef const Node32* nodes32 = NULL
     cdef const Node64* nodes64 = NULL
     if row_t is float:
@@ -210,21 +136,28 @@ def leaf_sums(
             raise ValueError("packed nodes are not Node64 records")
         if packed.shape[0]:
             nodes64 = <const Node64*>&packed[0]
-    _check(dense, data, indices, indptr, slot, n_slots, columns)
+    if sparse:
+        if indptr.shape[0] != n + 1 or indptr[0] != 0 or indptr[n] > indices.shape[0] or indptr[n] > data.shape[0]:
+            raise ValueError("hashed rows are not a CSR matrix's")
+        for row in range(n):
+            if indptr[row + 1] < indptr[row]:
+                raise ValueError("hashed rows are not a CSR matrix's")
+        for k in range(indptr[n]):
+            if not 0 <= indices[k] < n_columns:
+                raise ValueError("hashed column index out of range")
+            if position[indices[k]] >= n_hashed:
+                raise ValueError("a hashed column's position is out of range")
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] sums = out
     if n == 0:
         return out
-    cdef bint sparse = indptr.shape[0] > 0
-    # A gathered row: the few hundred columns the trees read of a page's 1,700 (3-4 KB a row
-    # copied whole), so a block's rows take a quarter of the cache they took.  Rows without hashed
-    # columns are gathered too: read where they are, the context stage's walk was slower.
-    cdef Py_ssize_t stride = columns.shape[0] + n_slots, r0, b, nb
+    cdef Py_ssize_t stride = width + n_hashed, r0, b, nb
     # Each row of the block's leaves, one row after another, summed per row as before.
     cdef double* leaves = <double*>malloc(max(n_trees, 1) * BLOCK * sizeof(double))
     # The block's rows' node in the tree being walked, as the records hold indices (int32).
     cdef int32_t* at = <int32_t*>malloc(BLOCK * sizeof(int32_t))
-    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_slots, 1), sizeof(hashed_t))
+    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_hashed, 1), sizeof(hashed_t))
+    # The block's rows as the trees read them: each its dense columns, then its hashed ones.
     cdef row_t* x = <row_t*>malloc(max(stride, 1) * BLOCK * sizeof(row_t))
     cdef const row_t* rows[BLOCK]
     cdef int32_t root
@@ -239,7 +172,24 @@ def leaf_sums(
             r0 = 0
             while r0 < n:
                 nb = min(<Py_ssize_t>BLOCK, n - r0)
-                _gather(dense, data, indices, indptr, slot, n_slots, columns, sparse, r0, nb, stride, hashed, x, rows)
+                for b in range(nb):
+                    row = r0 + b
+                    if n_hashed or width == 0:
+                        for k in range(width):
+                            x[b * stride + k] = dense[row, k]
+                        if sparse:
+                            for k in range(indptr[row], indptr[row + 1]):
+                                column = position[indices[k]]
+                                if column >= 0:
+                                    hashed[column] += data[k]
+                        # The densified matrix held 0 + the sum: the same comparisons.
+                        for k in range(n_hashed):
+                            x[b * stride + width + k] = <row_t>hashed[k]
+                            hashed[k] = 0
+                        rows[b] = &x[b * stride]
+                    else:
+                        # A row without hashed columns is read where it is, not copied.
+                        rows[b] = &dense[row, 0]
                 for t in range(n_trees):
                     root = <int32_t>roots[t]
                     for b in range(nb):
@@ -251,91 +201,6 @@ def leaf_sums(
                         _descend(rows, at, nb, max_depth, nodes32, nodes64)
                     for b in range(nb):
                         leaves[b * n_trees + t] = value[at[b]]
-                for b in range(nb):
-                    sums[r0 + b] = 0.0 + _pairwise(&leaves[b * n_trees], n_trees)
-                r0 += nb
-    finally:
-        free(leaves)
-        free(at)
-        free(hashed)
-        free(x)
-    return out
-
-
-def heap_sums(
-    const row_t[:, ::1] dense,
-    const hashed_t[::1] data,
-    const Py_ssize_t[::1] indices,
-    const Py_ssize_t[::1] indptr,
-    const Py_ssize_t[::1] slot,
-    Py_ssize_t n_slots,
-    const Py_ssize_t[::1] columns,
-    const uint8_t[::1] heap,
-    const double[::1] value,
-    Py_ssize_t n_trees,
-    int max_depth,
-):
-    """:func:`leaf_sums` of trees laid out as heaps: tree t's ``2**max_depth - 1`` records (Heap32 for
-    float rows, Heap64 for double ones) from record ``t * (2**max_depth - 1)`` of ``heap``, node p's
-    children at 2p + 1 (left) and 2p + 2 (right), and its ``2**max_depth`` bottom values from
-    ``value[t * 2**max_depth]``.  Heap p holds the node the lockstep walk is at after the steps that
-    lead to p, so a row ends at the value it ends at there, in as many steps.  The caller checks the
-    records' features and lays them out (forest.classifier.compact._heaps)."""
-    cdef Py_ssize_t n = dense.shape[0], t
-    if max_depth < 0 or max_depth > 30:
-        raise ValueError("a heap's depth is out of range")
-    cdef Py_ssize_t inner = (<Py_ssize_t>1 << max_depth) - 1, bottom = <Py_ssize_t>1 << max_depth
-    cdef const Heap32* heap32 = NULL
-    cdef const Heap64* heap64 = NULL
-    if row_t is float:
-        if heap.shape[0] != n_trees * inner * <Py_ssize_t>sizeof(Heap32):
-            raise ValueError("the heap is not n_trees trees of Heap32 records")
-        if heap.shape[0]:
-            heap32 = <const Heap32*>&heap[0]
-    else:
-        if heap.shape[0] != n_trees * inner * <Py_ssize_t>sizeof(Heap64):
-            raise ValueError("the heap is not n_trees trees of Heap64 records")
-        if heap.shape[0]:
-            heap64 = <const Heap64*>&heap[0]
-    if value.shape[0] != n_trees * bottom:
-        raise ValueError("the heap's values are not n_trees trees' bottom levels")
-    _check(dense, data, indices, indptr, slot, n_slots, columns)
-    out = np.empty(n, dtype=np.float64)
-    cdef double[::1] sums = out
-    if n == 0:
-        return out
-    cdef bint sparse = indptr.shape[0] > 0
-    cdef Py_ssize_t stride = columns.shape[0] + n_slots, r0, b, nb
-    cdef double* leaves = <double*>malloc(max(n_trees, 1) * BLOCK * sizeof(double))
-    cdef int32_t* at = <int32_t*>malloc(BLOCK * sizeof(int32_t))
-    cdef hashed_t* hashed = <hashed_t*>calloc(max(n_slots, 1), sizeof(hashed_t))
-    cdef row_t* x = <row_t*>malloc(max(stride, 1) * BLOCK * sizeof(row_t))
-    cdef const row_t* rows[BLOCK]
-    cdef const Heap32* tree32
-    cdef const Heap64* tree64
-    if leaves is NULL or at is NULL or hashed is NULL or x is NULL:
-        free(leaves)
-        free(at)
-        free(hashed)
-        free(x)
-        raise MemoryError()
-    try:
-        with nogil:
-            r0 = 0
-            while r0 < n:
-                nb = min(<Py_ssize_t>BLOCK, n - r0)
-                _gather(dense, data, indices, indptr, slot, n_slots, columns, sparse, r0, nb, stride, hashed, x, rows)
-                for t in range(n_trees):
-                    for b in range(nb):
-                        at[b] = 0
-                    tree32 = heap32 + t * inner if heap32 is not NULL else NULL
-                    tree64 = heap64 + t * inner if heap64 is not NULL else NULL
-                    if nb == BLOCK:
-                        _descend_heap(rows, at, BLOCK, max_depth, tree32, tree64)
-                    else:
-                        _descend_heap(rows, at, nb, max_depth, tree32, tree64)
-                    for b in range(nb):
-                        leaves[b * n_trees + t] = value[t * bottom + at[b] - inner]
                 for b in range(nb):
                     sums[r0 + b] = 0.0 + _pairwise(&leaves[b * n_trees], n_trees)
                 r0 += nb

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from forest.classifier._trees import heap_sums, leaf_sums
+from forest.classifier._trees import leaf_sums
 
 if TYPE_CHECKING:
     from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
@@ -156,56 +156,6 @@ def _positions(a: dict[str, np.ndarray], width: int) -> np.ndarray:
     return position
 
 
-def _gathered(a: dict[str, np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What leaf_sums reads of rows ``width`` dense columns wide: the dense columns the nodes split
-    on, the hashed ones (in the gathered row, after them), and the nodes (packed32, packed64) with
-    their features numbered in that row.
-
-    The shipped model's trees read a few hundred of a row's 1,700 columns: a gathered row takes
-    a quarter of the cache, and the walk ran a fifth faster.  Made once per model and width (every
-    page a model reads has the same); a leaf's feature (0) is kept among them, as the walk reads it too.
-    """
-    keys = (f"dense{width}", f"hashed{width}", f"packed32:{width}", f"packed64:{width}")
-    if keys[0] not in a:
-        feature = a["feature"]
-        used = np.unique(feature)
-        number = np.zeros(max(int(a["reads"]), 1), dtype=np.int32)
-        number[used] = np.arange(len(used), dtype=np.int32)
-        renumbered = number[feature]
-        made = (np.ascontiguousarray(used[used < width], dtype=np.intp), np.ascontiguousarray(used[used >= width] - width, dtype=np.intp),
-                _repacked(a["packed32"], NODE32, renumbered), _repacked(a["packed64"], NODE64, renumbered))  # fmt: skip
-        if len(a) >= 64:  # a few widths at most (a model's rows have one); others are made per call
-            return made
-        a.update(zip(keys, made))
-    return a[keys[0]], a[keys[1]], a[keys[2]], a[keys[3]]
-
-
-def _repacked(packed: np.ndarray, kind: np.dtype, feature: np.ndarray) -> np.ndarray:
-    # ``packed``'s nodes (records of ``kind``, as bytes) splitting on the columns ``feature`` instead.
-    nodes = packed.view(kind).copy()
-    nodes["feature"] = feature
-    as_bytes: np.ndarray = nodes.view(np.uint8)
-    return as_bytes
-
-
-def _slots(a: dict[str, np.ndarray], hashed: np.ndarray, width: int, csr_width: int) -> np.ndarray:
-    """The gathered hashed column of each of ``csr_width`` CSR columns (-1: one the trees never
-    read; ``hashed``: the model's hashed columns they read, as _gathered lists them), for rows
-    ``width`` dense columns wide; made once per model and widths."""
-    key = f"slot{width}:{csr_width}"
-    slot = a.get(key)
-    if slot is None:
-        position = _positions(a, csr_width)
-        # A trailing -1 that the CSR columns the model does not read (position -1) pick.
-        number = np.full(len(a["columns"]) + 1, -1, dtype=np.intp)
-        number[hashed] = np.arange(len(hashed))
-        slot = np.ascontiguousarray(number[position], dtype=np.intp)
-        slot.setflags(write=False)
-        if len(a) < 64:
-            a[key] = slot
-    return slot
-
-
 # A node as leaf_sums reads it, one record per node (_trees.pyx's Node32 and Node64, C's layout):
 # a step of the walk then reads one cache line, not one in each of three arrays.
 NODE32 = np.dtype([("feature", np.int32), ("threshold", np.float32), ("child", np.int32, (2,))], align=True)
@@ -219,46 +169,6 @@ def _packed(kind: np.dtype, feature: np.ndarray, threshold: np.ndarray, children
     nodes["threshold"] = threshold
     nodes["child"] = children.reshape(-1, 2)
     return nodes.view(np.uint8)
-
-
-# A heap's node as heap_sums reads it (_trees.pyx's Heap32 and Heap64): a threshold and a feature, no children.
-HEAP32 = np.dtype([("threshold", np.float32), ("feature", np.int32)], align=True)
-HEAP64 = np.dtype([("threshold", np.float64), ("feature", np.int32), ("pad", np.int32)], align=True)
-# Trees at most this deep are walked as heaps (heap_sums): the shipped models' are 6 and 8 deep, and a
-# tree's heap has 2**depth values (a random forest grown without a bound is walked node by node).
-HEAP_DEPTH = 10
-
-
-def _heaps(a: dict[str, np.ndarray], width: int, single: bool, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """The trees as heaps of their lockstep walk ``depth`` steps deep, their features numbered as
-    _gathered numbers them for rows ``width`` wide, as heap_sums reads them (records, as bytes), and
-    their bottom levels' values.
-
-    Heap p of a tree holds the node the walk is at after the steps that lead to p (its left steps
-    to 2p + 1, its right ones to 2p + 2): a leaf fills its place's subtree, as the walk stays on it,
-    and a node past ``depth`` is never reached.  A step then reads no child, only a threshold and a
-    feature: the walk ran a fifth faster.  Made once per model, width and float width.
-    """
-    key = f"heap{'32' if single else '64'}:{width}"
-    if key in a:
-        return a[key], a[f"{key}:value"]
-    _, _, packed32, packed64 = _gathered(a, width)
-    nodes = packed32.view(NODE32) if single else packed64.view(NODE64)
-    roots = np.asarray(a["roots"], dtype=np.intp)
-    inner = (1 << depth) - 1
-    place = np.empty((len(roots), 2 * inner + 1), dtype=np.intp)
-    place[:, 0] = roots
-    for p in range(inner):
-        node = place[:, p]
-        place[:, 2 * p + 1] = nodes["child"][node, 1]  # the left child: child[x <= threshold]
-        place[:, 2 * p + 2] = nodes["child"][node, 0]
-    heap = np.zeros((len(roots), inner), dtype=HEAP32 if single else HEAP64)
-    heap["threshold"] = nodes["threshold"][place[:, :inner]]
-    heap["feature"] = nodes["feature"][place[:, :inner]]
-    made = heap.reshape(-1).view(np.uint8), np.ascontiguousarray(a["value"][place[:, inner:]], dtype=np.float64).reshape(-1)
-    if len(a) < 64:
-        a[key], a[f"{key}:value"] = made
-    return made
 
 
 def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.ndarray,
@@ -277,7 +187,7 @@ def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.nd
     if hashed is None:
         # No hashed entries (leaf_sums reads an empty indptr so): the rows' hashed columns are zeros.
         n_hashed = 0
-        data, indices, indptr = a["empty32" if single else "empty64"], a["empty"], a["empty"]
+        data, indices, indptr, position = a["empty32" if single else "empty64"], a["empty"], a["empty"], a["empty"]
     else:
         if hashed.shape[0] != n:
             raise ValueError(f"{n} dense rows but {hashed.shape[0]} hashed ones")
@@ -288,18 +198,11 @@ def _tree_proba(a: dict[str, np.ndarray], settings: dict[str, Any], dense: np.nd
         indptr = np.ascontiguousarray(hashed.indptr, dtype=np.intp)
         if len(indptr) != n + 1:  # leaf_sums checks the rest of the CSR (scipy checks none of it on construction)
             raise ValueError("hashed rows are not a CSR matrix's")
+        position = _positions(a, int(hashed.shape[1]))
     if int(a["reads"]) > width + n_hashed:
         raise ValueError(f"the trees read column {int(a['reads']) - 1}, but rows have {width + n_hashed} columns")
-    gathered, hashed_read, packed32, packed64 = _gathered(a, width)
-    # Without hashed rows no tree reads a hashed column (checked above): none is gathered.
-    slot = _slots(a, hashed_read, width, int(hashed.shape[1])) if hashed is not None else a["empty"]
-    n_slots = len(hashed_read) if hashed is not None else 0
-    depth = int(settings["max_depth"])
-    if depth <= HEAP_DEPTH:
-        heap, value = _heaps(a, width, single, depth)
-        sums = heap_sums(rows, data, indices, indptr, slot, n_slots, gathered, heap, value, len(a["roots"]), depth)
-    else:
-        sums = leaf_sums(rows, data, indices, indptr, slot, n_slots, gathered, packed32 if single else packed64, a["value"], a["roots"], depth)
+    sums = leaf_sums(rows, data, indices, indptr, position, n_hashed, a["packed32"] if single else a["packed64"],
+                     a["value"], a["roots"], int(settings["max_depth"]))  # fmt: skip
     if settings["aggregate"] == "mean":
         mean: np.ndarray = sums / len(a["roots"])
         return mean

@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dataset_pages import bodies, dataset_pages, skip_without_datasets
-from forest.classifier import compact as compact_module
 from forest.classifier.compact import Compact, HashedRows
 
 # --- The reference: the trees walked in lockstep with numpy ----------------------------------
@@ -167,31 +166,6 @@ def test_random_ensembles_give_the_references_bits(
     compact = random_ensemble(rng, n_trees, depth, width, n_hashed if hashed_dtype is not None else 0, n_hash, aggregate)
     dense, hashed = random_inputs(rng, n, width, n_hash, dense_dtype, hashed_dtype, canonical)
     assert_bits(compact.proba(dense, hashed), reference_proba(compact, dense, hashed))
-
-
-@pytest.mark.parametrize("heaps", [True, False], ids=["heaps", "nodes"])
-def test_both_walks_give_the_references_bits(heaps: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Trees at most HEAP_DEPTH deep are walked as heaps (the shipped models'), deeper ones node by
-    # node: each walk on the other's ensembles too.
-    if not heaps:
-        monkeypatch.setattr(compact_module, "HEAP_DEPTH", -1)
-    rng = np.random.default_rng(17)
-    for _ in range(60):
-        depth, width, n_hashed = int(rng.integers(0, 7)), int(rng.integers(1, 12)), int(rng.integers(0, 6))
-        hashed_dtype = [None, np.float32, np.float64][int(rng.integers(0, 3))]
-        dense_dtype = [np.float32, np.float64][int(rng.integers(0, 2))]
-        model = random_ensemble(rng, int(rng.integers(1, 40)), depth, width, n_hashed if hashed_dtype is not None else 0, 16,
-                                ["logit_sum", "mean"][int(rng.integers(0, 2))])
-        dense, hashed = random_inputs(rng, int(rng.integers(0, 40)), width, 16, dense_dtype, hashed_dtype, bool(rng.integers(0, 2)))
-        assert_bits(model.proba(dense, hashed), reference_proba(model, dense, hashed))
-
-
-def test_trees_deeper_than_a_heap_are_walked_node_by_node() -> None:
-    rng = np.random.default_rng(23)
-    deep = compact_module.HEAP_DEPTH + 2
-    model = random_ensemble(rng, 6, deep, 5, 3, 16, "mean")
-    dense, hashed = random_inputs(rng, 40, 5, 16, np.float32, np.float32, False)
-    assert_bits(model.proba(dense, hashed), reference_proba(model, dense, hashed))
 
 
 def test_a_tree_deeper_than_max_depth_stops_where_the_lockstep_walk_stops() -> None:
