@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from sklearn.model_selection import GroupKFold
@@ -55,14 +56,15 @@ from eval.metrics import score
 from forest.classifier import BlockPredictor, load_default
 from forest.classifier.features import FEATURE_VERSION, feature_names
 from forest.errors import ForestError
-from forest.extraction import extract
-from forest.extraction.models import modern_non_article
-from forest.html import parse_html
+from forest.extraction import extract, extractor
 
 FOLDS = 5
 DEFAULT_CACHE = Path("/tmp/forest-classifier-modern")
 # Cached rows and scores are kept under the feature version and width they were computed with.
 LAYOUT = f"v{FEATURE_VERSION}-{len(feature_names())}"
+# The version of the shipped rule a fold's cached scores were taken with: "pair2" rereads the pages the
+# article model misreads with the modern model (forest.extraction.extractor.MIN_PROSE_KEPT).
+CV_RULE = "pair2"
 
 
 def cached_rows(name: str, samples: Sequence[Sample], cache: Path) -> list[PageRows]:
@@ -99,22 +101,21 @@ def run_cold(
 
     :param model: None: each page is read by the shipped model it calls for
         (forest.extraction.models), as forest extracts it. A model: that model reads every page, or,
-        with ``modern``, every page that rule does not give to ``modern`` (the shipped rule with
-        another modern model: a cross-validation fold's).
+        with ``modern``, the shipped rule runs with ``model`` as its article model and ``modern`` as its
+        modern one (a cross-validation fold's): the pages the rule gives the modern model, and those the
+        article model misreads (forest.extraction.extractor.MIN_PROSE_KEPT).
     """
+    pair = None if model is None or modern is None else {False: model, True: modern}
     out = []
     for s in samples:
-        chosen = model
-        if model is not None and modern is not None:
-            # Which model reads the page is decided outside the timed call: the parse it needs is the rule's own.
-            try:
-                root = parse_html(s.html)
-            except ForestError:
-                root = None
-            chosen = modern if root is not None and modern_non_article(root, s.html) else model
         start = time.perf_counter()
         try:
-            text = extract(None, s.html, url=s.url, classifier=chosen).text
+            if pair is None:
+                text = extract(None, s.html, url=s.url, classifier=model).text
+            else:
+                # The extractor's own choice of model, each model swapped for the fold's.
+                with mock.patch.object(extractor, "shipped_model", lambda *, modern: pair[modern]):
+                    text = extract(None, s.html, url=s.url).text
         except ForestError:
             text = ""  # a page forest refuses scores 0
         seconds = time.perf_counter() - start
@@ -173,7 +174,7 @@ def cross_validated(
     groups = [site_key(s.site) for s in samples]
     out: list[PageResult] = []
     for k, (_, held_out) in enumerate(GroupKFold(n_splits=folds).split(np.arange(len(samples)), groups=groups)):
-        kept = cache / f"cv-pair-{LAYOUT}-fold{k + 1}of{folds}.json" if cache is not None else None
+        kept = cache / f"cv-pair-{CV_RULE}-{LAYOUT}-fold{k + 1}of{folds}.json" if cache is not None else None
         pages = [samples[i] for i in held_out]
         if kept is not None and kept.exists():
             done = [PageResult(*row) for row in json.loads(kept.read_text())]

@@ -44,6 +44,15 @@ MIN_HEADLINE_WORDS = 3
 MIN_HEADLINE_SHARE = 0.4
 # Fewer content words than this from the classifier alone is "found nothing".
 MIN_CLASSIFIED_WORDS = 20
+# The article model misread a page when it keeps under this share of the page's prose (its words in
+# sentence-like blocks, patterns.text.Block.is_prose) and leaves out more than MIN_MISSED_PROSE words
+# of it: a roundup, a health guide or a shop's buying advice that calls itself an article, whose
+# paragraphs sit among "Shop now" links the model learned as commerce.  The modern model reads the
+# page again.  A news article keeps most of its prose; its comments or teasers are seldom ten times
+# its text.  Re-measure with `python -m eval.classifier.modern` (wcxb_dev by page type) and
+# `python -m eval.classifier.modern --dataset scrapinghub` (and cleaneval).
+MIN_PROSE_KEPT = 0.1
+MIN_MISSED_PROSE = 200
 
 
 def extract(
@@ -319,6 +328,7 @@ def _cold(
     that calls for it on any site.
     """
     trusted = wrapper is None or wrapper.classifier_agrees
+    modern: bool | None = None  # which shipped model the page calls for; None: the caller's classifier reads it
     if classifier is None and settings.classifier:
         modern = modern_non_article(root, data)
         trusted = trusted or modern
@@ -331,6 +341,13 @@ def _cold(
         content = [p for p in predictions if p.is_content]
         # Each content block's words, counted once for the test and for the confidence.
         counts = [p.block.words for p in content]
+        if modern is False and sum(counts) >= MIN_CLASSIFIED_WORDS and _prose_missed(predictions, content):
+            # The article model misread the page (MIN_PROSE_KEPT): the modern model reads it again.
+            reread = shipped_model(modern=True).predict_blocks(root)
+            found = [p for p in reread if p.is_content]
+            words = [p.block.words for p in found]
+            if sum(words) >= MIN_CLASSIFIED_WORDS:
+                predictions, content, counts = reread, found, words
         if sum(counts) >= MIN_CLASSIFIED_WORDS:
             kept = _site_cleaned(content, wrapper) or content
             # The site's cleanup only drops blocks: as many kept as content are the same blocks.
@@ -350,6 +367,20 @@ def _cold(
         return with_structure(article, structure.Document()) if with_html else article
     article = Article(text=region.to_text(blocks), method="page", confidence=GUESS_CONFIDENCE)
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
+
+
+def _prose_missed(predictions: Sequence[BlockPrediction], content: Sequence[BlockPrediction]) -> bool:
+    """Whether the ``content`` blocks hold under MIN_PROSE_KEPT of the page's prose, and the rest holds
+    more than MIN_MISSED_PROSE words (see MIN_PROSE_KEPT); counted until the answer is known."""
+    kept = sum(p.block.words for p in content if p.block.is_prose)
+    missed = 0
+    needed = max(MIN_MISSED_PROSE, kept * (1 - MIN_PROSE_KEPT) / MIN_PROSE_KEPT)
+    for p in predictions:
+        if not p.is_content and p.block.is_prose:
+            missed += p.block.words
+            if missed > needed:
+                return True
+    return False
 
 
 def _site_cleaned(content: Sequence[BlockPrediction], wrapper: Wrapper | None) -> list[BlockPrediction]:

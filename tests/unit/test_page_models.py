@@ -4,13 +4,17 @@ today's web that does not call itself an article, the article model on every oth
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 import forest.extraction.models as models
+from forest.classifier.predictor import BlockPrediction
 from forest.classifier.page import DEFAULT_MODEL, MODERN_MODEL, load_default
-from forest.extraction import extract
+from forest.extraction import extract, extractor
 from forest.html import parse_html
 from forest.metadata import json_ld_declares_article
 
@@ -95,3 +99,44 @@ def test_each_page_is_read_for_its_own_json_ld() -> None:
     assert json_ld_declares_article(article) and not json_ld_declares_article(other)
     assert json_ld_declares_article(article) and json_ld_declares_article(article.encode())
     assert not json_ld_declares_article(other.encode())
+
+
+class _Labels:
+    """A shipped model's stand-in: the article model's blocks, labelled content where ``keep`` says."""
+
+    def __init__(self, keep: Callable[[str], bool]) -> None:
+        self.keep, self.read = keep, 0
+
+    def predict_blocks(self, root: etree._Element) -> list[BlockPrediction]:
+        self.read += 1
+        return [replace(p, is_content=self.keep(p.block.text)) for p in load_default().predict_blocks(root)]
+
+
+ROUNDUP = " ".join(f"Pick {n} is a light trail bike for long days in the hills, with a frame that climbs well and "
+                   "descends with confidence on rough ground." for n in range(3))
+
+
+def roundup(paragraphs: int) -> str:
+    body = "".join(f"<p>{ROUNDUP} Number {n}.</p>" for n in range(paragraphs))
+    return f"<html><head><title>Best trail bikes</title></head><body><main><h1>Best trail bikes</h1>{body}</main></body></html>"
+
+
+@pytest.mark.parametrize(("paragraphs", "reread"), [(12, True), (3, False)], ids=["misread", "too-little-prose"])
+def test_a_page_the_article_model_misreads_is_read_again_by_the_modern_model(
+    paragraphs: int, reread: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The article model keeps one paragraph of twelve (a roundup's among "Shop now" links); the modern model keeps them all.
+    article, modern = _Labels(lambda text: text.endswith("Number 0.")), _Labels(lambda text: text.startswith("Pick"))
+    monkeypatch.setattr(extractor, "shipped_model", lambda **kw: modern if kw["modern"] else article)
+    text = extract(None, roundup(paragraphs)).text
+    assert modern.read == int(reread)
+    assert text.count("Number") == (paragraphs if reread else 1)
+
+
+def test_a_page_the_article_model_reads_whole_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    article, modern = _Labels(lambda text: text.startswith("Pick")), _Labels(lambda text: False)
+    monkeypatch.setattr(extractor, "shipped_model", lambda **kw: modern if kw["modern"] else article)
+    assert extract(None, roundup(12)).text.count("Number") == 12 and modern.read == 0
+    # Nor with a classifier the caller gives: it reads every page.
+    assert "Number 0." in extract(None, roundup(12), classifier=_Labels(lambda text: text.endswith("Number 0."))).text  # type: ignore[arg-type]
+    assert modern.read == 0
