@@ -36,7 +36,7 @@ from forest.xpaths import compiled
 from keywords.tfidf import tfidf_terms
 from patterns.model import Pattern
 from patterns.ranking import candidate_nodes, region_score, score_page
-from patterns.text import Block, text_blocks, text_lengths
+from patterns.text import MAX_LINK_SHARE, PROSE_WORDS, Block, text_blocks, text_lengths
 
 # A line of the region's start this long, in words and in share of the page's title, that is
 # part of the title is the headline (_states_headline): a site's name alone is shorter.
@@ -375,9 +375,15 @@ def _prose_missed(predictions: Sequence[BlockPrediction], content: Sequence[Bloc
     kept = sum(p.block.words for p in content if p.block.is_prose)
     missed = 0
     needed = max(MIN_MISSED_PROSE, kept * (1 - MIN_PROSE_KEPT) / MIN_PROSE_KEPT)
+    # Block.words and Block.is_prose inlined, as in patterns.text.prose_share: every article page
+    # the article model reads passes here, most of its blocks boilerplate.
     for p in predictions:
-        if not p.is_content and p.block.is_prose:
-            missed += p.block.words
+        if p.is_content:
+            continue
+        text = p.block.text
+        words = text.count(" ") + 1
+        if words >= PROSE_WORDS and not p.block.link_chars > MAX_LINK_SHARE * len(text):
+            missed += words
             if missed > needed:
                 return True
     return False
