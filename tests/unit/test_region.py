@@ -30,3 +30,29 @@ def test_an_exclusion_holding_most_of_the_region_is_kept() -> None:
     # A wrapper div reused around the article on this page: not the site's boilerplate here.
     html = f'<html><body><div id="post"><div class="share">{ARTICLE}</div>{SHARE}</div></body></html>'
     assert "Dock workers" in _text(html)
+
+
+PARAGRAPHS = Wrapper("courier.test", (Pattern("//div[@id='post']/p", 1.0, 1, 3, terms=20),))
+
+
+def _paragraphs(html: str) -> str:
+    _, blocks = region.select(lxml_html.document_fromstring(html), PARAGRAPHS, "//div[@id='post']/p")
+    return region.to_text(blocks)
+
+
+def test_a_paragraph_pattern_keeps_the_quote_and_list_between_its_paragraphs() -> None:
+    quote = "<blockquote>Self-regulation has not yet been proven sufficient to protect consumers.</blockquote>"
+    items = "<ul><li>Night shifts paid at time and a half</li></ul>"
+    html = f'<html><body><div id="post">{ARTICLE}{quote}<div class="ad">Buy now</div>{items}{ARTICLE}</div></body></html>'
+    assert _paragraphs(html).split("\n") == [
+        lxml_html.fromstring(ARTICLE).text_content(),
+        "Self-regulation has not yet been proven sufficient to protect consumers.",
+        "Night shifts paid at time and a half",
+        lxml_html.fromstring(ARTICLE).text_content(),
+    ]
+
+
+def test_a_paragraph_pattern_takes_nothing_before_its_first_or_after_its_last_paragraph() -> None:
+    quote = "<blockquote>Most read: ten things about cranes</blockquote>"
+    html = f'<html><body><div id="post">{quote}{ARTICLE}<p>Second.</p>{quote}</div></body></html>'
+    assert "Most read" not in _paragraphs(html)
