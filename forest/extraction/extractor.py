@@ -340,8 +340,8 @@ def _cold(
     else:
         content = [p for p in predictions if p.is_content]
         # Each content block's words, counted once for the test and for the confidence.
-        counts = [p.block.words for p in content]
-        if modern is False and sum(counts) >= MIN_CLASSIFIED_WORDS and _prose_missed(predictions, content):
+        counts = [p.block.text.count(" ") + 1 for p in content]  # Block.words inlined: a page keeps dozens of blocks
+        if modern is False and sum(counts) >= MIN_CLASSIFIED_WORDS and _prose_missed(predictions, content, counts):
             # The article model misread the page (MIN_PROSE_KEPT): the modern model reads it again.
             reread = shipped_model(modern=True).predict_blocks(root)
             found = [p for p in reread if p.is_content]
@@ -369,10 +369,12 @@ def _cold(
     return with_structure(article, structure.build(nodes, base_url=url)) if with_html else article
 
 
-def _prose_missed(predictions: Sequence[BlockPrediction], content: Sequence[BlockPrediction]) -> bool:
-    """Whether the ``content`` blocks hold under MIN_PROSE_KEPT of the page's prose, and the rest holds
-    more than MIN_MISSED_PROSE words (see MIN_PROSE_KEPT); counted until the answer is known."""
-    kept = sum(p.block.words for p in content if p.block.is_prose)
+def _prose_missed(predictions: Sequence[BlockPrediction], content: Sequence[BlockPrediction], words: Sequence[int]) -> bool:
+    """Whether the ``content`` blocks (of ``words`` words each) hold under MIN_PROSE_KEPT of the page's
+    prose, and the rest holds more than MIN_MISSED_PROSE words (see MIN_PROSE_KEPT); counted until
+    the answer is known."""
+    kept = sum(n for p, n in zip(content, words)
+               if n >= PROSE_WORDS and not p.block.link_chars > MAX_LINK_SHARE * len(p.block.text))
     missed = 0
     needed = max(MIN_MISSED_PROSE, kept * (1 - MIN_PROSE_KEPT) / MIN_PROSE_KEPT)
     # Block.words and Block.is_prose inlined, as in patterns.text.prose_share: every article page
