@@ -295,3 +295,16 @@ def test_a_title_every_page_states_alike_is_the_sites_name_not_the_headline() ->
     assert article.title == ARTICLES[5][0] and "title" in site.wrapper_.fields
     # One page's og:title is its own: read as before.
     assert extract(None, named(5), settings=WRAPPER_ALONE).title == "The Daily Courier"
+
+
+def test_a_region_shorter_than_the_sites_is_kept_where_the_classifier_finds_no_article(wrapper) -> None:  # type: ignore[no-untyped-def]
+    # Learned from pages ten times as long, this page's region is too short to be plausible: a note.
+    main = wrapper.patterns[0]
+    learned_long = replace(wrapper, patterns=(replace(main, terms=20 * main.terms),))
+    page = story_page(5)
+    # With no classifier to find an article, the site's region beats FOREST's region of the page alone.
+    article = extract(learned_long, page, settings=WRAPPER_ALONE)
+    assert article.method == "wrapper" and ARTICLES[5][1][0] in article.text
+    assert "Most read" not in article.text and article.notes
+    # A classifier that finds an article's worth of words still reads the page.
+    assert extract(learned_long, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright", "Home")).method == "classifier"
