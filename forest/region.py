@@ -71,7 +71,7 @@ def with_quotes(nodes: list[etree._Element]) -> list[etree._Element]:
     found = [nodes[0]]
     for before, after in zip(nodes, nodes[1:]):
         if before.getparent() is after.getparent():
-            between = []
+            between: list[etree._Element] = []
             for sibling in before.itersiblings():
                 if sibling is after:
                     found.extend(between)

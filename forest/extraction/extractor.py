@@ -399,9 +399,9 @@ def _prose_missed(predictions: Sequence[BlockPrediction], content: Sequence[Bloc
         if p.is_content:
             continue
         text = p.block.text
-        words = text.count(" ") + 1
-        if words >= PROSE_WORDS and not p.block.link_chars > MAX_LINK_SHARE * len(text):
-            missed += words
+        n = text.count(" ") + 1
+        if n >= PROSE_WORDS and not p.block.link_chars > MAX_LINK_SHARE * len(text):
+            missed += n
             if missed > needed:
                 return True
     return False
