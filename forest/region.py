@@ -84,23 +84,24 @@ def with_quotes(nodes: list[etree._Element]) -> list[etree._Element]:
 
 def cleaned(nodes: Sequence[etree._Element], wrapper: Wrapper, *, cut_tree: bool = False) -> list[Block]:
     """The text blocks of ``nodes`` once the site's learned boilerplate is gone: its comment
-    thread, its exclusions (:func:`select` says how), its template and navigation blocks."""
+    thread, its exclusions (:func:`select` says how), its template and navigation blocks (the
+    navigation only where the classifier agreed with J x U on the site: :func:`clean`)."""
     if wrapper.comments:
         cut_thread(nodes, wrapper.comments)
     if cut_tree or not wrapper.exclusions:
         cut(nodes, wrapper.exclusions)
-        return clean(text_blocks(nodes), wrapper.template_blocks)
+        return clean(text_blocks(nodes), wrapper.template_blocks, links=not wrapper.classifier_agrees)
     try:
         blocks = text_blocks(nodes, skip=tuple(x.removeprefix("//") for x in wrapper.exclusions))
     except ValueError:  # an exclusion XSLT cannot match (a hand-edited wrapper): cut it from the tree
         cut(nodes, wrapper.exclusions)
-        return clean(text_blocks(nodes), wrapper.template_blocks)
+        return clean(text_blocks(nodes), wrapper.template_blocks, links=not wrapper.classifier_agrees)
     if _took_most(nodes, blocks):
         # The exclusions took most of the region: a wrapper div reused around the article
         # on this page.  cut() leaves alone what holds half the region; so does this.
         cut(nodes, wrapper.exclusions)
         blocks = text_blocks(nodes)
-    return clean(blocks, wrapper.template_blocks)
+    return clean(blocks, wrapper.template_blocks, links=not wrapper.classifier_agrees)
 
 
 # A wrapper learned from fewer sample pages than this says so in its notes and its
@@ -150,9 +151,17 @@ def to_text(blocks: Sequence[Block]) -> str:
     return "\n".join(b.text for b in blocks)
 
 
-def clean(blocks: Sequence[Block], template: frozenset[str]) -> list[Block]:
+def clean(blocks: Sequence[Block], template: frozenset[str], *, links: bool = False) -> list[Block]:
     """Drop the site's template blocks and blocks that are mostly link text (menus,
-    "related" lists, tag clouds): an article's own sentences are not links."""
+    "related" lists, tag clouds): an article's own sentences are not links.
+
+    :param links: keep the link blocks: on a site where learning found the classifier contradicting
+        J x U (``Wrapper.classifier_agrees``: a shop's, a catalogue's, a reference site's), a region's
+        links are its items (a listing's product cards, a product's variants), which its gold keeps as it
+        keeps the specifications.  Re-measure: `forest eval --split dev --systems forest` (wceb2026).
+    """
+    if links:
+        return [b for b in blocks if b.text not in template]
     return [b for b in blocks if not b.is_navigation and b.text not in template]
 
 

@@ -255,7 +255,7 @@ class Inducer:
             raise LearnError(f"no pattern found for site {site!r}: {why}", site=site)
 
         if settings.ranking == "forest":
-            chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template)
+            chosen = _extracted_sizes(chosen, choice.assignment, scored, regions, exclusions, template, links=not agrees)
         # The site's <title> decoration, then where the headline sits (forest.titles, forest.fields).
         affixes = learn_affixes([page_title(sample.root) for sample in samples])
         # The pages' indexes name their elements by the keys the field search tries (not the ABSPATHS ablation's paths).
@@ -589,12 +589,12 @@ def _without_template_nodes(
 
 def _extracted_sizes(
     patterns: Sequence[Pattern], assignment: Sequence[int], scored: Sequence[ScoredPage], regions: Sequence[Sequence[int]],
-    exclusions: Sequence[str], template: frozenset[str],
+    exclusions: Sequence[str], template: frozenset[str], *, links: bool = False,
 ) -> list[Pattern]:
     """The patterns with their region sizes measured as extraction measures a page's region.
 
     Extraction checks a region's words, once the site's exclusions (its comment thread among
-    them), template and navigation blocks are gone, against the pattern's median size
+    them), template and navigation blocks are gone (``links``: the navigation is kept, forest.region.clean), against the pattern's median size
     (forest.region.plausible); measured on the raw sample regions instead, a site whose
     comment threads outweigh its articles would have every new page's region taken for a
     wrong match.
@@ -603,7 +603,7 @@ def _extracted_sizes(
     sized = []
     for j, pattern in enumerate(patterns):
         try:
-            sizes = [words(clean(text_blocks((scored[k].index.elements[i] for i in regions[k]), skip), template))
+            sizes = [words(clean(text_blocks((scored[k].index.elements[i] for i in regions[k]), skip), template, links=links))
                      for k, a in enumerate(assignment) if a == j and regions[k]]
         except ValueError:  # an exclusion XSLT cannot match: extraction cuts it from the tree instead
             sizes = []

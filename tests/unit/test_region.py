@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lxml import html as lxml_html
 
 from forest import region
@@ -56,3 +58,20 @@ def test_a_paragraph_pattern_takes_nothing_before_its_first_or_after_its_last_pa
     quote = "<blockquote>Most read: ten things about cranes</blockquote>"
     html = f'<html><body><div id="post">{quote}{ARTICLE}<p>Second.</p>{quote}</div></body></html>'
     assert "Most read" not in _paragraphs(html)
+
+
+CARDS = (
+    '<html><body><main><h1>Bookcases</h1>'
+    '<p>Shelves that fit every room, in white, oak and walnut, made from renewable wood.</p>'
+    '<div class="card"><a href="/p/1">BILLY Bookcase, white, 31 1/2x11x79 1/2 $79.00</a></div>'
+    '<div class="card"><a href="/p/2">BRIMNES Bookcase, black, 23 5/8x74 3/4 $149.00</a></div>'
+    '</main></body></html>'
+)
+
+
+def test_a_region_keeps_its_links_where_the_classifier_contradicted_j_x_u() -> None:
+    # A shop's listing: its product cards are links, and its items.
+    shop = Wrapper("shop.test", (Pattern("//main", 1.0, 1, 3, terms=40),), classifier_agrees=False)
+    news = replace(shop, classifier_agrees=True)
+    assert "BILLY Bookcase" in region.to_text(region.select(lxml_html.document_fromstring(CARDS), shop, "//main")[1])
+    assert "BILLY Bookcase" not in region.to_text(region.select(lxml_html.document_fromstring(CARDS), news, "//main")[1])
