@@ -25,7 +25,7 @@ MIN_REGION_SHARE = 0.1
 # pattern now selects a container of the whole page (a redesign, another template).
 # Neutral on the site-level datasets between 5 and 8; 3 cost long articles.
 MAX_REGION_RATIO = 5
-# What a run of an article's paragraphs holds between two of them besides paragraphs (with_quotes).
+# What a run of an article's paragraphs holds between two of them besides paragraphs (_with_quotes).
 BETWEEN_PARAGRAPHS = frozenset("blockquote ul ol dl pre table h2 h3 h4 h5 h6".split())
 
 
@@ -50,7 +50,7 @@ def select(
         number_elements(body)
         matched = None  # a pattern that names the positions selects otherwise now
     nodes = matched if matched is not None else outermost(compiled(xpath)(root))
-    nodes = with_quotes(nodes)
+    nodes = _with_quotes(nodes)
     if len(nodes) > 1 and is_single_step(wrapper.comments):
         nodes = _without_thread(nodes, wrapper.comments)
     if not nodes:
@@ -58,7 +58,7 @@ def select(
     return nodes, cleaned(nodes, wrapper, cut_tree=cut_tree)
 
 
-def with_quotes(nodes: list[etree._Element]) -> list[etree._Element]:
+def _with_quotes(nodes: list[etree._Element]) -> list[etree._Element]:
     """``nodes`` with, where they are paragraphs, the quotes, lists and subheads between two of them
     that share their parent (BETWEEN_PARAGRAPHS).
 

@@ -155,10 +155,10 @@ def _extract_tree(
         # The main pattern found the site's article, shorter than the pattern's regions were (a
         # note of a few lines), and the classifier finds no article either: the site's region is
         # a surer guess than FOREST's region of this page alone, which is then its longest text
-        # (an about box, a footer).  Re-measure: `forest eval --split dev --systems forest`.
-        # As much a guess as the region of the page alone it replaces: its confidence is that guess's.
-        return _headed(replace(short[0], confidence=GUESS_CONFIDENCE, notes=("the region holds fewer words than the site's learned regions; "
-                                                "the classifier found no article",)), lead)
+        # (an about box, a footer).  It is as much a guess, with that guess's confidence.
+        # Re-measure: `forest eval --split dev --systems forest`.
+        note = "the region holds fewer words than the site's learned regions; the classifier found no article"
+        return _headed(replace(short[0], confidence=GUESS_CONFIDENCE, notes=(note,)), lead)
     return replace(article, url=url, site=wrapper.site if wrapper else None, title=title, author=found["author"],
                    date=found["date"], notes=notes, comments=comments)
 
