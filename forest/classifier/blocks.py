@@ -187,7 +187,30 @@ def _hidden_roots(tree: PageTree) -> np.ndarray:
     # The elements invisible() hides with their subtrees.
     attributes = tree.marked_attributes()
     hidden = [i for i in tree.marked() if "hidden" in attributes[i] or _not_rendered(attributes[i].get("style") or "")]
-    return np.asarray(hidden, dtype=np.int64)
+    return np.asarray(_shown_by_scripts(tree, hidden), dtype=np.int64)
+
+
+# An element hidden with more than this share of the body's words is the page itself, which its
+# scripts show once they run (a shop's lock-down app wraps the whole product page in a
+# ``display:none`` div; React streams a page into ``<div hidden id="S:0">``): its text is no
+# hidden template's.  A popup, a menu or a copy of the headline holds far less.  A dialog stays
+# hidden whatever it holds: a "republish this story" box copies the whole article into one.
+# Re-measure: `python -m eval.classifier.modern`.
+MAX_HIDDEN_SHARE = 0.5
+DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+
+
+def _shown_by_scripts(tree: PageTree, hidden: list[int]) -> list[int]:
+    """``hidden`` (elements) without those that hold more than MAX_HIDDEN_SHARE of the body's words
+    and are no dialog."""
+    if not hidden:
+        return hidden
+    words = np.cumsum(tree.own_words)
+    most = MAX_HIDDEN_SHARE * words[-1]
+    attributes = tree.marked_attributes()
+    # The words of element i's subtree [i, last[i]], from the running sum.
+    return [i for i in hidden if words[tree.last[i]] - (words[i - 1] if i else 0) <= most
+            or attributes[i].get("role") in DIALOG_ROLES]
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -216,8 +239,9 @@ def unshown(tree: PageTree, *, landmarks: bool = True) -> np.ndarray:
     # In C (forest.classifier._features.subtrees): the roots' union and _within's numpy calls cost a page
     # more than finding the few roots.  Its reference is invisible | not_article, in tests/unit/test_native_unshown.py.
     attributes = tree.marked_attributes()
-    roots = [i for i in tree.marked() if "hidden" in (a := attributes[i]) or _not_rendered(a.get("style") or "")
-             or (landmarks and a.get("role") in NOT_ARTICLE_ROLES)]
+    hidden = [i for i in tree.marked() if "hidden" in (a := attributes[i]) or _not_rendered(a.get("style") or "")]
+    roles = [i for i in tree.marked() if landmarks and attributes[i].get("role") in NOT_ARTICLE_ROLES]
+    roots = sorted({*_shown_by_scripts(tree, hidden), *roles})
     found: np.ndarray = subtrees(tree.tags, NOT_ARTICLE_TAGS if landmarks else _NO_TAGS, np.asarray(roots, dtype=np.int64), tree.last)
     return found
 

@@ -15,12 +15,18 @@ from hypothesis import strategies as st
 
 from dataset_pages import bodies, body_of, dataset_pages, skip_without_datasets
 from forest.classifier._features import subtrees, tagged
-from forest.classifier.blocks import NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS, NOT_RENDERED, PageTree, _within, unshown, walk
+from forest.classifier.blocks import (
+    MAX_HIDDEN_SHARE, NOT_ARTICLE_ROLES, NOT_ARTICLE_TAGS, NOT_RENDERED, PageTree, _within, unshown, walk,
+)
 
 
 def reference_invisible(tree: PageTree) -> np.ndarray:
     attributes = tree.marked_attributes()
     hidden = [i for i in tree.marked() if "hidden" in attributes[i] or NOT_RENDERED.search(attributes[i].get("style") or "")]
+    # An element hiding most of the body's words is the page, which its scripts show.
+    total = int(tree.own_words.sum())
+    hidden = [i for i in hidden if int(tree.own_words[i:tree.last[i] + 1].sum()) <= MAX_HIDDEN_SHARE * total
+              or attributes[i].get("role") in ("dialog", "alertdialog")]
     return _within(tree, np.asarray(hidden, dtype=np.int64))
 
 
@@ -53,12 +59,29 @@ PAGES = [
     "<footer><footer><p>inner</p></footer></footer><div role='main'><p>main</p></div></body></html>",
     "<html><body><p>nothing hidden</p></body></html>",
     "<html><body><div style='DISPLAY : NONE'><nav>n</nav></div><div style='color: red'>red</div></body></html>",
+    # A page its scripts show: the hidden wrapper holds most of its words (a shop's lock-down app).
+    "<html><body><p>Menu</p><div style='display:none'><h1>Death Wish Coffee</h1><p>Dark roast, whole bean or ground,"
+    " a bold cup.</p><div hidden><p>Added to your cart</p></div></div></body></html>",
+    # A "republish this story" dialog that copies the article: hidden until asked for.
+    "<html><body><p>Republish</p><div role='dialog' style='display:none'><p>Gardening shows to watch this"
+    " autumn, from the allotment to the greenhouse.</p></div></body></html>",
 ]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=range(len(PAGES)))
 def test_hand_made_pages_hide_what_the_reference_hides(page: str) -> None:
     assert_same(walk(body_of(page)))
+
+
+def test_a_hidden_element_holding_most_of_the_page_is_shown_and_what_it_hides_is_not() -> None:
+    tree = walk(body_of(PAGES[-2]))
+    hidden = unshown(tree)[tree.owner]
+    assert [b.text for b, h in zip(tree.blocks, hidden) if h] == ["Added to your cart"]
+
+
+def test_a_hidden_dialog_stays_hidden_whatever_it_holds() -> None:
+    tree = walk(body_of(PAGES[-1]))
+    assert [b.text for b, h in zip(tree.blocks, unshown(tree)[tree.owner]) if not h] == ["Republish"]
 
 
 _TAGS = ["p", "div", "nav", "footer", "figcaption", "a", "navigation", "Footer", "nav "]
