@@ -7,6 +7,7 @@ exclusions cut out and its template and navigation blocks dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lxml import etree
@@ -27,6 +28,10 @@ MIN_REGION_SHARE = 0.1
 MAX_REGION_RATIO = 5
 # What a run of an article's paragraphs holds between two of them besides paragraphs (_with_quotes).
 BETWEEN_PARAGRAPHS = frozenset("blockquote ul ol dl pre table h2 h3 h4 h5 h6".split())
+# The elements a region's parts are: the boxes a page puts into an article (a slideshow, an
+# embedded post, a widget), each named by its tag and classes (part_names).
+_DIGIT = re.compile(r"\d")
+PART_TAGS = ("aside", "blockquote", "div", "dl", "figure", "form", "iframe", "ol", "section", "table", "ul")
 
 
 def select(
@@ -126,6 +131,42 @@ def confidence(blocks: Sequence[Block], n_words: int, pattern: Pattern, wrapper:
     prose = min(1.0, share / pattern.prose) if pattern.prose > 0 else 1.0
     sample = min(1.0, len(wrapper.sample) / MIN_SAMPLE_PAGES) if wrapper.sample else 1.0
     return round(size * prose * share * sample * (1.0 if rank == 0 else ALTERNATE_CONFIDENCE), 3)
+
+
+def part_names(element: etree._Element) -> list[str]:
+    """A box's names, ``tag.class`` for each of its class names without a digit (none for an element
+    without such a class): a site names the same box so on every page, and numbers what varies
+    (``zn-has-18-containers``, ``post-1234``)."""
+    names = element.get("class")
+    if not names:
+        return []
+    return [f"{element.tag}.{name}" for name in names.split() if not _DIGIT.search(name)]
+
+
+def part_keys(nodes: Sequence[etree._Element]) -> set[str]:
+    """The names of the boxes inside ``nodes`` (part_names): what learning keeps of the sample's regions."""
+    keys: set[str] = set()
+    for node in nodes:
+        for element in node.iterdescendants(*PART_TAGS):
+            keys.update(part_names(element))
+    return keys
+
+
+def unseen_parts(nodes: Sequence[etree._Element], seen: frozenset[str]) -> list[etree._Element]:
+    """The outermost boxes inside ``nodes`` that hold text and none of whose names a sample region
+    had (``Wrapper.parts``): what learning never saw in the site's articles (a slideshow, an
+    embedded post, a widget of one page), so its patterns say nothing of it."""
+    found: list[etree._Element] = []
+    within: set[etree._Element] = set()
+    for node in nodes:
+        for element in node.iterdescendants(*PART_TAGS):
+            names = part_names(element)
+            if not names or element in within or any(name in seen for name in names):
+                continue
+            if any(text.strip() for text in element.itertext()):
+                found.append(element)
+                within.update(element.iterdescendants())
+    return found
 
 
 def plausible(n_words: int, median_words: int) -> bool:

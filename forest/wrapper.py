@@ -45,6 +45,9 @@ class Wrapper:
     :param classifier_agrees: whether the block classifier's labels agreed with J x U's regions on
         the sample pages (forest.learning.consensus.classifier_agrees); False on a site unlike its
         training pages, where learning did without them.
+    :param parts: the names of the boxes the sample's regions held (forest.region.part_key); a
+        box of a page's region not among them is judged by the classifier at extraction.  None:
+        learned without the classifier, or before parts were learned (no box is judged).
     """
 
     site: str
@@ -62,6 +65,7 @@ class Wrapper:
     comments: str = ""
     span: tuple[str, str] = ("", "")
     classifier_agrees: bool = True
+    parts: frozenset[str] | None = None
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -86,6 +90,7 @@ class Wrapper:
             "comments": self.comments,
             "span": list(self.span),
             "classifier_agrees": self.classifier_agrees,
+            "parts": None if self.parts is None else sorted(self.parts),
         }
 
     @classmethod
@@ -124,6 +129,7 @@ class Wrapper:
                 # Wrappers stored before it was a field said so in their notes only.
                 classifier_agrees=data.get("classifier_agrees", not any(
                     str(note).startswith(CLASSIFIER_NOT_USED) for note in data.get("notes", ()))),
+                parts=None if data.get("parts") is None else frozenset(str(key) for key in data["parts"]),
                 schema_version=version,
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -43,6 +43,8 @@ def check_wrapper_record(data: object) -> None:
             _number(pattern.get("prose"), f"{where}.prose")
     for name in ("template_blocks", "sample", "notes"):
         _strings(data.get(name, []), name)
+    if data.get("parts") is not None:
+        _strings(data["parts"], "parts")
     exclusions = data.get("exclusions", [])
     _strings(exclusions, "exclusions")
     for index, xpath in enumerate(exclusions):

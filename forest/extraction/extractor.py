@@ -3,13 +3,15 @@
 Extraction with a fitting wrapper is parse (of the part of the page the site's articles sit
 in, where learning found one), the wrapper's XPaths, its exclusions, set lookups and text:
 everything clever was spent once, at learning.  The per-block
-classifier runs only where no pattern fits (drift, another template) and on pages of
-sites with no wrapper.
+classifier runs only where no pattern fits (drift, another template), on pages of
+sites with no wrapper, and on a region that holds a box the sample's regions never had (a
+slideshow, an embedded post, a widget of one page), which it judges.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -143,10 +145,12 @@ def _extract_tree(
     if wrapper is not None:
         lead = read_field(root, wrapper.fields, "lead")  # read before the region's exclusions are cut from the tree
         short: list[Article] = []
-        article = _wrapped(root, wrapper, wrapper.patterns, title, found, comments, settings, url, short=short)
+        article = _wrapped(root, data, wrapper, wrapper.patterns, title, found, comments, settings, url, short=short,
+                           classifier=classifier)
         if article is not None:
             return _headed(article, lead)
-        notes = ("no wrapper pattern matched this page within the site's learned region sizes",)
+        notes = ("no wrapper pattern fit this page: none matched within the site's learned region sizes, "
+                 "or most of its region was boxes the sample pages never had",)
         if wrapper.exclusions or wrapper.comments:
             # The patterns may have cut their exclusions and the thread out of the tree
             # (forest.region.select): the fallbacks read the page as served.
@@ -191,7 +195,7 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     if "date" in wrapper.fields and not found["date"]:
         return None
     lead = read_field(root, wrapper.fields, "lead")
-    article = _wrapped(root, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
+    article = _wrapped(root, text, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)
     return _headed(article, lead) if article is not None else None
 
 
@@ -270,9 +274,9 @@ def _fields(
 
 
 def _wrapped(
-    root: etree._Element, wrapper: Wrapper, patterns: Sequence[Pattern], title: str, found: dict[str, str | None],
+    root: etree._Element, data: bytes | str, wrapper: Wrapper, patterns: Sequence[Pattern], title: str, found: dict[str, str | None],
     comments: structure.Document | None, settings: Settings, url: str | None, matched: list[etree._Element] | None = None,
-    short: list[Article] | None = None,
+    short: list[Article] | None = None, classifier: BlockPredictor | None = None,
 ) -> Article | None:
     """The article of the first of ``patterns`` whose region is plausible (its size within the
     pattern's learned statistics), or None.
@@ -280,11 +284,19 @@ def _wrapped(
     :param matched: the first pattern's outermost matches on ``root``, where the caller read them (the span's check).
     :param short: where given, receives the first pattern's region when it holds text but fewer
         words than plausible (region.MIN_REGION_SHARE).
+    :param classifier: what judges the region's boxes the sample never showed (_Judge); None: the
+        shipped model the page calls for.
     """
+    judge = _Judge(root, data, wrapper, settings, classifier)
     for rank, pattern in enumerate(patterns):
         xpath = _widened(root, pattern.xpath)
         nodes, blocks = region.select(root, wrapper, xpath, cut_tree=settings.html,
                                       matched=matched if rank == 0 and xpath == pattern.xpath else None)
+        rejected = judge.rejected(nodes)
+        if rejected is None:
+            continue  # most of the region is boxes the sample never showed: another template's page
+        if rejected:
+            blocks = _without(blocks, rejected)
         n_words = region.words(blocks)
         plausible = region.plausible(n_words, pattern.terms)
         if nodes and (plausible or (short is not None and rank == 0 and blocks and not region.oversized(n_words, pattern.terms))):
@@ -292,12 +304,54 @@ def _wrapped(
             article = Article(text=region.to_text(blocks), method="wrapper", confidence=confidence, url=url, site=wrapper.site,
                               title=title, pattern=pattern.xpath, author=found["author"], date=found["date"], comments=comments)
             if settings.html:  # the structure costs a walk in Python: only for callers that print it
-                article = with_structure(article, structure.build(nodes, wrapper.template_blocks, base_url=url))
+                article = with_structure(article, structure.build(nodes, wrapper.template_blocks | rejected.keys(), base_url=url))
             if plausible:
                 return article
             assert short is not None
             short.append(article)
     return None
+
+
+class _Judge:
+    """The classifier's verdict on the boxes of a region that no sample region held (Wrapper.parts):
+    learning saw nothing of them, so the wrapper says nothing of them either.  The page is
+    classified once, on the first region that has such a box."""
+
+    def __init__(self, root: etree._Element, data: bytes | str, wrapper: Wrapper, settings: Settings,
+                 classifier: BlockPredictor | None) -> None:  # fmt: skip
+        self.root, self.data, self.wrapper, self.settings, self.classifier = root, data, wrapper, settings, classifier
+        self.predictions: list[BlockPrediction] | None = None
+
+    def rejected(self, nodes: Sequence[etree._Element]) -> Counter[str] | None:
+        """The texts of the blocks inside ``nodes``' unseen boxes that the classifier labels boilerplate,
+        with their counts; None when those boxes hold most of the region's text (the page is not the
+        sample's template, and the pattern does not fit it)."""
+        seen = self.wrapper.parts
+        if seen is None or not self.settings.classifier or not nodes:
+            return Counter()
+        boxes = region.unseen_parts(nodes, seen)
+        if not boxes:
+            return Counter()
+        if 2 * sum(text_lengths(box)[1] for box in boxes) > sum(text_lengths(node)[1] for node in nodes):
+            return None
+        if self.predictions is None:
+            # The model the page calls for, as on the cold path (forest.extraction.models).
+            model = self.classifier or shipped_model(modern=modern_non_article(self.root, self.data))
+            self.predictions = model.predict_blocks(self.root) if classifiable(self.root) else []
+        inside = {element for box in boxes for element in box.iter()}
+        return Counter(p.block.text for p in self.predictions if not p.is_content and p.element in inside)
+
+
+def _without(blocks: Sequence[Block], rejected: Counter[str]) -> list[Block]:
+    """``blocks`` without as many of each rejected text as were rejected."""
+    left = Counter(rejected)
+    kept = []
+    for block in blocks:
+        if left[block.text] > 0:
+            left[block.text] -= 1
+        else:
+            kept.append(block)
+    return kept
 
 
 # A predicate learning appends to a pattern to leave a box out of its region's sibling nodes

@@ -37,7 +37,7 @@ from forest.learning.consensus import (
 )
 from forest.limits import classifiable
 from forest.model import Page
-from forest.region import MIN_SAMPLE_PAGES, clean, words
+from forest.region import MIN_SAMPLE_PAGES, clean, part_keys, words
 from forest.region import outermost as region_outermost
 from forest.titles import learn_affixes
 from forest.wrapper import Wrapper
@@ -153,6 +153,7 @@ class Inducer:
         comments = ""
         template: frozenset[str] = frozenset()
         agrees = True  # the classifier's labels on the sample, where they are read
+        seen_parts: frozenset[str] | None = None  # the boxes the sample's regions hold (Wrapper.parts)
         rejected = 0.0  # the share of the regions' terms it labels boilerplate
         refused = 0
         if settings.ranking == "paper":
@@ -218,6 +219,10 @@ class Inducer:
                 texts = [frozenset(b.text for b in region_blocks[k]) for k in explained]
                 template |= boilerplate_texts(texts, [labels[k] for k in explained])
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
+            if labels and agrees:
+                # A box no sample region holds is judged, on the page that has it, by the classifier
+                # learning trusted here (forest.extraction.extractor._judged).
+                seen_parts = frozenset(key for nodes in sample_regions for key in part_keys(nodes))
             # Code is never cut (patterns.refine.KEPT_TAGS): neither a part whose text is a listing (a Hexo
             # blog's <figure class="highlight plain"> around its <pre>), nor a line of code that several
             # of the sample's listings repeat ("}", "$ make build"), which is not the template's.
@@ -289,6 +294,7 @@ class Inducer:
             title_affixes=affixes,
             comments=comments,
             classifier_agrees=agrees,
+            parts=seen_parts,
         )
         if settings.ranking == "forest" and settings.span:
             # Where the site's articles sit in its pages' source: extraction parses that part alone.

@@ -17,6 +17,7 @@ from forest.learning.induce import Inducer
 from forest.learning.quality import fit_quality
 from forest.model import Page
 from forest.wrapper import Wrapper
+from patterns.model import Pattern
 from patterns.text import Block, text_blocks
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -308,3 +309,43 @@ def test_a_region_shorter_than_the_sites_is_kept_where_the_classifier_finds_no_a
     assert "Most read" not in article.text and article.notes
     # A classifier that finds an article's worth of words still reads the page.
     assert extract(learned_long, page, settings=WRAPPER_ALONE, classifier=StubClassifier("Copyright", "Home")).method == "classifier"
+
+
+BOXED = Wrapper("courier.test", (Pattern("//div[@id='post']", 1.0, 1, 3, terms=30),), parts=frozenset({"div.body"}))
+STORY = ("Dock workers returned to the cranes on Monday after a nine day strike over night shift pay, "
+         "and the port said the backlog of ships would clear by the end of the month.")
+
+
+def _boxed_page(box: str) -> str:
+    return f'<html><body><h1>Strike ends</h1><div id="post"><div class="body"><p>{STORY}</p></div>{box}</div></body></html>'
+
+
+class ParagraphClassifier(StubClassifier):
+    """StubClassifier, each prediction's element its paragraph (or heading)."""
+
+    def predict_blocks(self, root: etree._Element) -> list[Prediction]:
+        predictions = []
+        for element in root.find("body").iter("p", "h1"):
+            block = text_blocks([element])[0]
+            noise = any(word in block.text for word in self.boilerplate)
+            predictions.append(Prediction(block, element, 0.0 if noise else 1.0, not noise))
+        return predictions
+
+
+def test_a_box_the_sample_never_had_is_judged_by_the_classifier() -> None:
+    page = _boxed_page('<div class="slideshow"><p>Photo: Jane Doe for the Courier</p></div>')
+    article = extract(BOXED, page, classifier=ParagraphClassifier("Photo"))
+    assert article.method == "wrapper" and STORY in article.text and "Jane Doe" not in article.text
+    # Only the unseen box is judged: the region's own paragraphs are the wrapper's, whatever the classifier says.
+    assert STORY in extract(BOXED, page, classifier=ParagraphClassifier("Photo", "Dock")).text
+    # A box the sample had is the wrapper's to keep too.
+    seen = replace(BOXED, parts=frozenset({"div.body", "div.slideshow"}))
+    assert "Jane Doe" in extract(seen, page, classifier=ParagraphClassifier("Photo")).text
+    # So is every box of a wrapper learned without the classifier, which knows no box.
+    assert "Jane Doe" in extract(replace(BOXED, parts=None), page, classifier=RefusingClassifier()).text
+
+
+def test_a_region_mostly_of_boxes_the_sample_never_had_is_not_the_wrappers() -> None:
+    listing = " ".join(f"<p>Harbour crane model {i} with a lifting capacity of {i * 10} tonnes, in stock.</p>" for i in range(12))
+    article = extract(BOXED, _boxed_page(f'<div class="listing">{listing}</div>'), classifier=StubClassifier("Copyright"))
+    assert article.method == "classifier" and article.notes

@@ -75,3 +75,21 @@ def test_a_region_keeps_its_links_where_the_classifier_contradicted_j_x_u() -> N
     news = replace(shop, classifier_agrees=True)
     assert "BILLY Bookcase" in region.to_text(region.select(lxml_html.document_fromstring(CARDS), shop, "//main")[1])
     assert "BILLY Bookcase" not in region.to_text(region.select(lxml_html.document_fromstring(CARDS), news, "//main")[1])
+
+
+def test_a_box_is_named_by_its_tag_and_its_class_names_without_digits() -> None:
+    box = lxml_html.fragment_fromstring('<div class="zn zn-body  zn-has-18-containers post-1234"></div>')
+    assert region.part_names(box) == ["div.zn", "div.zn-body"]
+    assert region.part_names(lxml_html.fragment_fromstring('<div id="x"></div>')) == []
+
+
+def test_the_unseen_boxes_are_the_outermost_with_text_that_share_no_name_with_the_sample() -> None:
+    page = lxml_html.document_fromstring(
+        '<div id="post"><div class="body story">' + ARTICLE + '</div>'
+        '<div class="slideshow"><div class="slide"><p>Jane Doe</p></div></div>'
+        '<div class="story video-17"><p>Seen by one of its names</p></div>'
+        '<div class="empty-box"> </div></div>')
+    nodes = region.outermost(page.xpath("//div[@id='post']"))
+    unseen = region.unseen_parts(nodes, frozenset({"div.body", "div.story"}))
+    assert [box.get("class") for box in unseen] == ["slideshow"]
+    assert region.part_keys(nodes) == {"div.body", "div.story", "div.slideshow", "div.slide", "div.empty-box"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,18 @@ def test_newer_schema_version_in_the_database_is_refused(wrapper: Wrapper, tmp_p
 def test_malformed_record_is_a_store_error(record: dict[str, object]) -> None:
     with pytest.raises(StoreError):
         Wrapper.from_dict(record)
+
+
+def test_the_seen_parts_round_trip_and_an_older_record_has_none(wrapper: Wrapper) -> None:
+    learned = replace(wrapper, parts=frozenset({"div.slide", "figure.wp-caption"}))
+    assert Wrapper.from_dict(json.loads(json.dumps(learned.to_dict()))) == learned
+    older = {key: value for key, value in learned.to_dict().items() if key != "parts"}
+    assert Wrapper.from_dict(older).parts is None
+
+
+def test_parts_that_are_not_strings_are_a_store_error(wrapper: Wrapper) -> None:
+    with pytest.raises(StoreError, match="'parts' must be a list of strings"):
+        Wrapper.from_dict(wrapper.to_dict() | {"parts": "div.slide"})
 
 
 def test_a_record_with_the_retired_prune_flag_still_reads(wrapper: Wrapper) -> None:
