@@ -231,6 +231,18 @@ def json_ld_declares_article(html: str | bytes) -> bool:
     return False
 
 
+def json_ld_declares_product(html: str | bytes) -> bool:
+    """Whether the page's JSON-LD describes a product (schema.org's ``Product``, ``ProductGroup``)."""
+    for node in _json_ld_nodes(html):
+        kind = node.get("@type")
+        if any(k in _PRODUCT_TYPES for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)):
+            return True
+    return False
+
+
+_PRODUCT_TYPES = frozenset({"Product", "ProductGroup"})
+
+
 # The last page's source and its JSON-LD objects: a cold page's fields and the choice of its classifier
 # model (forest.extraction.models) both read them, and parsing a page's JSON took longer than that choice.
 # Matched by identity, and the source is held, so no other page can match it (one tuple: one atomic read).

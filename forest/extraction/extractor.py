@@ -22,6 +22,7 @@ from forest.article import structure
 from forest.article.render import with_structure
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
 from forest.extraction.models import modern_non_article, shipped_model
+from forest.extraction.reviews import declares_product, without_reviews
 from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
@@ -411,6 +412,8 @@ def _cold(
         nodes, blocks = _single_page(root, settings, wrapper)
     else:
         content = [p for p in predictions if p.is_content]
+        if declares_product(root, data):
+            content = without_reviews(root, content)
         # Each content block's words, counted once for the test and for the confidence.
         counts = [p.block.text.count(" ") + 1 for p in content]  # Block.words inlined: a page keeps dozens of blocks
         if modern is False and sum(counts) >= MIN_CLASSIFIED_WORDS and _prose_missed(predictions, content, counts):
