@@ -341,7 +341,9 @@ def test_a_box_the_sample_never_had_is_judged_by_the_classifier() -> None:
     # A box the sample had is the wrapper's to keep too.
     seen = replace(BOXED, parts=frozenset({"div.body", "div.slideshow"}))
     assert "Jane Doe" in extract(seen, page, classifier=ParagraphClassifier("Photo")).text
-    # So is every box of a wrapper learned without the classifier, which knows no box.
+    # A region whose boxes the sample all had runs no classifier at all.
+    assert extract(seen, page, classifier=RefusingClassifier()).method == "wrapper"
+    # Nor does any region of a wrapper learned without the classifier, which knows no box.
     assert "Jane Doe" in extract(replace(BOXED, parts=None), page, classifier=RefusingClassifier()).text
 
 
