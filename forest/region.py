@@ -7,6 +7,7 @@ exclusions cut out and its template and navigation blocks dropped.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -133,14 +134,18 @@ def confidence(blocks: Sequence[Block], n_words: int, pattern: Pattern, wrapper:
     return round(size * prose * share * sample * (1.0 if rank == 0 else ALTERNATE_CONFIDENCE), 3)
 
 
-def part_names(element: etree._Element) -> list[str]:
+def part_names(element: etree._Element) -> tuple[str, ...]:
     """A box's names, ``tag.class`` for each of its class names without a digit (none for an element
     without such a class): a site names the same box so on every page, and numbers what varies
     (``zn-has-18-containers``, ``post-1234``)."""
     names = element.get("class")
-    if not names:
-        return []
-    return [f"{element.tag}.{name}" for name in names.split() if not _DIGIT.search(name)]
+    return _names(element.tag, names) if names else ()
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _names(tag: str, names: str) -> tuple[str, ...]:
+    # A page repeats its boxes' classes, and extraction reads every box of a region: each once.
+    return tuple(f"{tag}.{name}" for name in names.split() if not _DIGIT.search(name))
 
 
 def part_keys(nodes: Sequence[etree._Element]) -> set[str]:

@@ -79,8 +79,8 @@ def test_a_region_keeps_its_links_where_the_classifier_contradicted_j_x_u() -> N
 
 def test_a_box_is_named_by_its_tag_and_its_class_names_without_digits() -> None:
     box = lxml_html.fragment_fromstring('<div class="zn zn-body  zn-has-18-containers post-1234"></div>')
-    assert region.part_names(box) == ["div.zn", "div.zn-body"]
-    assert region.part_names(lxml_html.fragment_fromstring('<div id="x"></div>')) == []
+    assert region.part_names(box) == ("div.zn", "div.zn-body")
+    assert region.part_names(lxml_html.fragment_fromstring('<div id="x"></div>')) == ()
 
 
 def test_the_unseen_boxes_are_the_outermost_with_text_that_share_no_name_with_the_sample() -> None:
