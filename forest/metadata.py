@@ -8,7 +8,7 @@ only the page's explicit statements, in a fixed order, and leaves guessing to no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
@@ -224,23 +224,24 @@ def json_ld_declares_article(html: str | bytes) -> bool:
     """Whether the page's JSON-LD calls it a news or blog article (schema.org's ``Article``, a kind of
     ``NewsArticle``, a ``BlogPosting``): a stricter reading than the fields' search, for which a forum's
     ``DiscussionForumPosting`` or a manual's ``TechArticle`` has a headline and a date too."""
-    for node in _json_ld_nodes(html):
-        kind = node.get("@type")
-        if any(isinstance(k, str) and _NEWS_TYPE.match(k) for k in (kind if isinstance(kind, list) else [kind])):
-            return True
-    return False
+    return _declares(html, lambda kind: _NEWS_TYPE.match(kind) is not None)
 
 
 def json_ld_declares_product(html: str | bytes) -> bool:
     """Whether the page's JSON-LD describes a product (schema.org's ``Product``, ``ProductGroup``)."""
-    for node in _json_ld_nodes(html):
-        kind = node.get("@type")
-        if any(k in _PRODUCT_TYPES for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)):
-            return True
-    return False
+    return _declares(html, _PRODUCT_TYPES.__contains__)
 
 
 _PRODUCT_TYPES = frozenset({"Product", "ProductGroup"})
+
+
+def _declares(html: str | bytes, wanted: Callable[[str], bool]) -> bool:
+    """Whether an object of the page's JSON-LD has an ``@type`` (one, or one of a list) that is ``wanted``."""
+    for node in _json_ld_nodes(html):
+        kind = node.get("@type")
+        if any(isinstance(k, str) and wanted(k) for k in (kind if isinstance(kind, list) else [kind])):
+            return True
+    return False
 
 
 # The last page's source and its JSON-LD objects: a cold page's fields and the choice of its classifier

@@ -221,7 +221,7 @@ class Inducer:
             sample_regions = [[scored[k].index.elements[i] for i in regions[k]] for k in explained]
             if labels and agrees:
                 # A box no sample region holds is judged, on the page that has it, by the classifier
-                # learning trusted here (forest.extraction.extractor._judged).
+                # learning trusted here (forest.extraction.extractor._Judge).
                 seen_parts = frozenset(key for nodes in sample_regions for key in part_keys(nodes))
             # Code is never cut (patterns.refine.KEPT_TAGS): neither a part whose text is a listing (a Hexo
             # blog's <figure class="highlight plain"> around its <pre>), nor a line of code that several
