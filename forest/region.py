@@ -31,8 +31,9 @@ MAX_REGION_RATIO = 5
 BETWEEN_PARAGRAPHS = frozenset("blockquote ul ol dl pre table h2 h3 h4 h5 h6".split())
 # The elements a region's parts are: the boxes a page puts into an article (a slideshow, an
 # embedded post, a widget), each named by its tag and classes (part_names).
-_DIGIT = re.compile(r"\d")
 PART_TAGS = ("aside", "blockquote", "div", "dl", "figure", "form", "iframe", "ol", "section", "table", "ul")
+# A class name with a digit numbers what varies from page to page: it names no box (part_names).
+_DIGIT = re.compile(r"\d")
 
 
 def select(

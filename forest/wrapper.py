@@ -45,7 +45,7 @@ class Wrapper:
     :param classifier_agrees: whether the block classifier's labels agreed with J x U's regions on
         the sample pages (forest.learning.consensus.classifier_agrees); False on a site unlike its
         training pages, where learning did without them.
-    :param parts: the names of the boxes the sample's regions held (forest.region.part_key); a
+    :param parts: the names of the boxes the sample's regions held (forest.region.part_names); a
         box of a page's region not among them is judged by the classifier at extraction.  None:
         learned without the classifier, or before parts were learned (no box is judged).
     """
