@@ -402,24 +402,22 @@ def _cold(
     content blocks, or FOREST's region of the page alone when the classifier finds too little.
 
     A learned site's page that no pattern fits gets no weaker method than an unknown site's page:
-    its statistics say nothing trustworthy about a page its patterns do not explain.  The one thing
-    learning did establish is whether the classifier is to be trusted on the site's pages
-    (``Wrapper.classifier_agrees``: on product and reference sites it contradicts J x U).  Where it is
-    not, as with the classifier off (``Settings(classifier=False)``, FOREST's variants), the page is
-    FOREST's region of the page alone, cleaned as the site's pages are.
+    its statistics say nothing trustworthy about a page its patterns do not explain.  That holds on a
+    site where learning found the classifier contradicting J x U (``Wrapper.classifier_agrees``: a
+    shop's, a reference site's) too: its pages that no pattern fits are another template's (a search
+    page of a shop whose sample was product pages), where the classifier does better than FOREST's
+    region of the page alone (re-measure: `forest eval --split dev --systems forest`, wceb2026).  With
+    the classifier off (``Settings(classifier=False)``, FOREST's variants) the page is that region,
+    cleaned as the site's pages are.
 
     Without a ``classifier`` given, the page picks one of the shipped models (forest.extraction.models).
-    Learning's distrust is the article model's: it never asked the modern model, which reads a page
-    that calls for it on any site.
     """
-    trusted = wrapper is None or wrapper.classifier_agrees
     modern: bool | None = None  # which shipped model the page calls for; None: the caller's classifier reads it
     if classifier is None and settings.classifier:
         modern = modern_non_article(root, data)
-        trusted = trusted or modern
-        classifier = shipped_model(modern=modern) if trusted else None
+        classifier = shipped_model(modern=modern)
     # A page too large for the classifier's features is extracted without it (forest.limits).
-    predictions = classifier.predict_blocks(root) if classifier is not None and trusted and classifiable(root) else None
+    predictions = classifier.predict_blocks(root) if classifier is not None and classifiable(root) else None
     if predictions is None:
         nodes, blocks = _single_page(root, settings, wrapper)
     else:
