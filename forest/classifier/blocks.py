@@ -180,14 +180,14 @@ def invisible(tree: PageTree) -> np.ndarray:
 
     ``aria-hidden`` is not enough: it hides from screen readers, not from the eye.
     """
-    return _within(tree, _hidden_roots(tree))
+    return _within(tree, np.asarray(_hidden_roots(tree), dtype=np.int64))
 
 
-def _hidden_roots(tree: PageTree) -> np.ndarray:
-    # The elements invisible() hides with their subtrees.
+def _hidden_roots(tree: PageTree) -> list[int]:
+    # The elements invisible() hides with their subtrees, in document order.
     attributes = tree.marked_attributes()
     hidden = [i for i in tree.marked() if "hidden" in attributes[i] or _not_rendered(attributes[i].get("style") or "")]
-    return np.asarray(_shown_by_scripts(tree, hidden), dtype=np.int64)
+    return _shown_by_scripts(tree, hidden)
 
 
 # An element hidden with more than this share of the body's words is the page itself, which its
@@ -239,9 +239,8 @@ def unshown(tree: PageTree, *, landmarks: bool = True) -> np.ndarray:
     # In C (forest.classifier._features.subtrees): the roots' union and _within's numpy calls cost a page
     # more than finding the few roots.  Its reference is invisible | not_article, in tests/unit/test_native_unshown.py.
     attributes = tree.marked_attributes()
-    hidden = [i for i in tree.marked() if "hidden" in (a := attributes[i]) or _not_rendered(a.get("style") or "")]
     roles = [i for i in tree.marked() if landmarks and attributes[i].get("role") in NOT_ARTICLE_ROLES]
-    roots = sorted({*_shown_by_scripts(tree, hidden), *roles})
+    roots = sorted({*_hidden_roots(tree), *roles})
     found: np.ndarray = subtrees(tree.tags, NOT_ARTICLE_TAGS if landmarks else _NO_TAGS, np.asarray(roots, dtype=np.int64), tree.last)
     return found
 
