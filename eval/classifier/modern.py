@@ -65,8 +65,9 @@ LAYOUT = f"v{FEATURE_VERSION}-{len(feature_names())}"
 # The version of the shipped rule a fold's cached scores were taken with: "pair3" rereads the pages the
 # article model misreads with the modern model (forest.extraction.extractor.MIN_PROSE_KEPT, a fifth
 # of the prose), and reads a hidden element holding most of a page's words (forest.classifier.blocks);
-# "pair4" also leaves a product page's reviews out (forest.extraction.reviews).
-CV_RULE = "pair4"
+# "pair4" also leaves a product page's reviews out (forest.extraction.reviews); "pair5" keeps a copied box
+# once (forest.extraction.copies).
+CV_RULE = "pair5"
 
 
 def cached_rows(name: str, samples: Sequence[Sample], cache: Path) -> list[PageRows]:

@@ -21,6 +21,7 @@ from forest import region
 from forest.article import structure
 from forest.article.render import with_structure
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
+from forest.extraction.copies import without_copies
 from forest.extraction.models import modern_non_article, shipped_model
 from forest.extraction.reviews import declares_product, without_reviews
 from forest.config import Settings
@@ -434,8 +435,8 @@ def _cold(
             if sum(words) >= MIN_CLASSIFIED_WORDS:
                 predictions, content, counts = reread, found, words
         if sum(counts) >= MIN_CLASSIFIED_WORDS:
-            kept = _site_cleaned(content, wrapper) or content
-            # The site's cleanup only drops blocks: as many kept as content are the same blocks.
+            kept = without_copies(_site_cleaned(content, wrapper) or content)
+            # The site's cleanup and the copies' only drop blocks: as many kept as content are the same blocks.
             return _classified(kept, kept_probability(kept, counts if len(kept) == len(content) else None), with_html)
         nodes, blocks = _single_page(root, settings)
         if region.words(blocks) < MIN_CLASSIFIED_WORDS:
