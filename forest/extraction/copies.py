@@ -19,6 +19,7 @@ scrapinghub``; MIN_COPY_SHARE, MIN_COPY_WORDS and MIN_LINE_WORDS guard the repea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from lxml import etree
 
@@ -26,10 +27,12 @@ from forest.classifier.predictor import BlockPrediction
 
 __all__ = ["without_copies"]
 
+_TEXT = attrgetter("block.text")
+
 # A line of at least this many words, printed twice, starts the search for a copied box: shorter
-# lines ("Read more", a price) repeat on any page.
+# lines ("Read more", a price) repeat on any page, and count as copied only inside a box so found.
 MIN_LINE_WORDS = 3
-# A box is a copy when this share of its kept words repeats text kept outside and before it...
+# A box is a copy when this share of its kept words repeats lines kept before it (so outside it)...
 MIN_COPY_SHARE = 0.9
 # ...and it keeps two lines or more, of this many words in all (a copied line alone is no box).
 MIN_COPY_WORDS = 10
@@ -37,36 +40,50 @@ MIN_COPY_WORDS = 10
 
 def without_copies(content: Sequence[BlockPrediction]) -> list[BlockPrediction]:
     """``content`` (kept blocks, in page order) without the blocks of the boxes that copy text kept before them."""
-    first: dict[str, int] = {}  # a line's text -> the index of its first kept block
-    boxes: list[etree._Element] = []
-    for i, p in enumerate(content):
-        text = p.block.text
-        if text.count(" ") + 1 < MIN_LINE_WORDS:
-            continue
-        seen = first.setdefault(text, i)
-        if seen != i and content[seen].element is not p.element:
-            box = _branch(content[seen].element, p.element)
-            if box is not None and box not in boxes:
-                boxes.append(box)
-    if not boxes:
+    # A line's text -> the index of its first kept block: built in C, the last index written the first's.
+    texts = list(map(_TEXT, content))
+    first = dict(zip(reversed(texts), range(len(texts) - 1, -1, -1)))
+    if len(first) == len(texts):
         return list(content)
-    dropped: set[etree._Element] = set()
-    for box in boxes:
-        if box in dropped:
+    repeated = {i: n for i, text in enumerate(texts) if first[text] != i for n in (text.count(" ") + 1,)}
+    # A copy's words are nine tenths repeated lines: no box holds more than this (most boxes the
+    # search meets are a page's columns, hundreds of lines long, and are given up on early).
+    most = sum(repeated.values()) / MIN_COPY_SHARE
+    # The search starts at a repeated line of a few words: shorter ones repeat on any page.
+    again = [i for i, n in repeated.items() if n >= MIN_LINE_WORDS]
+    dropped: list[range] = []
+    tried: set[etree._Element] = set()  # a box's lines are often copies each: it is judged once
+    for i in again:
+        if dropped and i < dropped[-1].stop:
             continue
-        inside = set(box.iter())
-        mine = [i for i, p in enumerate(content) if p.element in inside]
-        # Text kept before the box and outside it: the first copy's.
-        words = copied = 0
-        for i in mine:
-            text = content[i].block.text
-            n = text.count(" ") + 1
-            words += n
-            if first.get(text, i) < mine[0]:
-                copied += n
-        if len(mine) >= 2 and words >= MIN_COPY_WORDS and copied >= MIN_COPY_SHARE * words:
-            dropped |= inside
-    return [p for p in content if p.element not in dropped] if dropped else list(content)
+        element = content[i].element
+        box = _branch(content[first[texts[i]]].element, element)
+        if box is None or box in tried:
+            continue
+        tried.add(box)
+        # A subtree is a stretch of the page: the box's kept blocks are those around i inside it.
+        start, stop = i, i + 1
+        words = texts[i].count(" ") + 1
+        while start > 0 and words <= most and _inside(content[start - 1].element, box):
+            start -= 1
+            words += texts[start].count(" ") + 1
+        while stop < len(content) and words <= most and _inside(content[stop].element, box):
+            words += texts[stop].count(" ") + 1
+            stop += 1
+        if words > most or stop - start < 2 or words < MIN_COPY_WORDS:
+            continue
+        # The words of lines kept before the box, so outside it.
+        copied = sum(text.count(" ") + 1 for text in texts[start:stop] if first[text] < start)
+        if copied >= MIN_COPY_SHARE * words:
+            dropped.append(range(start, stop))
+    if not dropped:
+        return list(content)
+    out = set().union(*dropped)
+    return [p for i, p in enumerate(content) if i not in out]
+
+
+def _inside(element: etree._Element, box: etree._Element) -> bool:
+    return element is box or any(above is box for above in element.iterancestors())
 
 
 def _branch(one: etree._Element, other: etree._Element) -> etree._Element | None:
