@@ -144,9 +144,9 @@ def _extract_tree(
     # Read before the region's exclusions (the thread among them) are cut from the tree.
     comments = _comments(root, wrapper, url) if settings.comments else None
     notes: tuple[str, ...] = ()
+    short: list[Article] = []  # the main pattern's region, where shorter than the sample's (_wrapped)
     if wrapper is not None:
         lead = read_field(root, wrapper.fields, "lead")  # read before the region's exclusions are cut from the tree
-        short: list[Article] = []
         article = _wrapped(root, data, wrapper, wrapper.patterns, title, found, comments, settings, url, short=short,
                            classifier=classifier)
         if article is not None:
@@ -158,7 +158,7 @@ def _extract_tree(
             # (forest.region.select): the fallbacks read the page as served.
             root = parse_html(data, declared_charset=declared_charset, max_bytes=settings.max_page_bytes, source=url,
                               noscript=noscript)
-    article = _cold(root, data, wrapper, settings, classifier, settings.html, url)
+    article = _cold(root, data, wrapper, settings, classifier, settings.html, url, reread_empty=not short)
     if wrapper is not None and short and article.method != "classifier":
         # The main pattern found the site's article, shorter than the pattern's regions were (a
         # note of a few lines), and the classifier finds no article either: the site's region is
@@ -397,7 +397,7 @@ def _comments(root: etree._Element, wrapper: Wrapper | None, url: str | None) ->
 
 def _cold(
     root: etree._Element, data: bytes | str, wrapper: Wrapper | None, settings: Settings, classifier: BlockPredictor | None,
-    with_html: bool, url: str | None = None,
+    with_html: bool, url: str | None = None, *, reread_empty: bool = True,
 ) -> Article:
     """A page no learned pattern fits, read as a page of a site forest has not learned: the classifier's
     content blocks, or FOREST's region of the page alone when the classifier finds too little.
@@ -412,6 +412,9 @@ def _cold(
     cleaned as the site's pages are.
 
     Without a ``classifier`` given, the page picks one of the shipped models (forest.extraction.models).
+    Where the article model misread the page (:func:`_prose_missed`) or found nothing in it, the modern
+    model reads it again; with ``reread_empty`` off, not where it found nothing: the caller holds a
+    surer guess than the modern model's (a learned site's region, shorter than its sample's).
     """
     modern: bool | None = None  # which shipped model the page calls for; None: the caller's classifier reads it
     if classifier is None and settings.classifier:
@@ -427,8 +430,12 @@ def _cold(
             content = without_reviews(root, content)
         # Each content block's words, counted once for the test and for the confidence.
         counts = [p.block.text.count(" ") + 1 for p in content]  # Block.words inlined: a page keeps dozens of blocks
-        if modern is False and sum(counts) >= MIN_CLASSIFIED_WORDS and _prose_missed(predictions, content, counts):
-            # The article model misread the page (MIN_PROSE_KEPT): the modern model reads it again.
+        found_nothing = sum(counts) < MIN_CLASSIFIED_WORDS
+        if modern is False and (reread_empty if found_nothing else _prose_missed(predictions, content, counts)):
+            # The article model misread the page (MIN_PROSE_KEPT) or found nothing in it (a page of today's
+            # web, mostly, that calls itself an article: a guide, a listing, a docs page): the modern model
+            # reads it again.  Re-measure: `python -m eval.classifier.modern` (wcxb_dev), `--dataset
+            # scrapinghub`, and `forest eval --split dev` (dragnet's and wceb2026's cold path).
             reread = shipped_model(modern=True).predict_blocks(root)
             found = [p for p in reread if p.is_content]
             words = [p.block.words for p in found]

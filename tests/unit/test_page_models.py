@@ -140,3 +140,20 @@ def test_a_page_the_article_model_reads_whole_is_not_read_again(monkeypatch: pyt
     # Nor with a classifier the caller gives: it reads every page.
     assert "Number 0." in extract(None, roundup(12), classifier=_Labels(lambda text: text.endswith("Number 0."))).text  # type: ignore[arg-type]
     assert modern.read == 0
+
+
+def test_a_page_the_article_model_finds_nothing_in_is_read_again_by_the_modern_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    article, modern = _Labels(lambda text: False), _Labels(lambda text: text.startswith("Pick"))
+    monkeypatch.setattr(extractor, "shipped_model", lambda **kw: modern if kw["modern"] else article)
+    found = extract(None, roundup(3))
+    assert modern.read == 1 and found.method == "classifier" and found.text.count("Number") == 3
+
+
+def test_a_caller_with_a_surer_guess_than_the_modern_model_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A learned site's region, shorter than its sample's (forest.extraction.extractor._extract_tree): the
+    # page the article model finds nothing in is not read again, and falls to the caller's guess.
+    article, modern = _Labels(lambda text: False), _Labels(lambda text: text.startswith("Pick"))
+    monkeypatch.setattr(extractor, "shipped_model", lambda **kw: modern if kw["modern"] else article)
+    html = roundup(3)
+    found = extractor._cold(parse_html(html), html, None, extractor.Settings(), None, False, reread_empty=False)
+    assert modern.read == 0 and found.method != "classifier"
