@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from lxml import etree
 
 from forest.extraction import extract
 from forest.extraction.copies import without_copies
 from forest.html import parse_html
-from patterns.text import Block, text_blocks
+from patterns.text import text_blocks
+from kept_blocks import Prediction
 
 DESCRIPTION = ("<p>Make each cup of tea or coffee feel special with a wheel thrown stoneware mug.</p>"
                "<p>Handmade in small batches, each glaze a little different from the last one.</p>"
                "<p>Suitable for dishwashers and microwave ovens.</p>")
-
-
-@dataclass(frozen=True)
-class Prediction:
-    block: Block
-    element: etree._Element
-    probability: float = 1.0
-    is_content: bool = True
 
 
 def _kept(body: str) -> list[str]:

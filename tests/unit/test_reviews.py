@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
-from lxml import etree
 
 from forest.extraction import extract
 from forest.extraction.reviews import declares_product, without_reviews
 from forest.html import parse_html
-from patterns.text import Block, text_blocks
+from patterns.text import text_blocks
+from kept_blocks import Prediction
 
 DESCRIPTION = ("The Arrival T-Shirt is cut slim from a light polyester that dries fast, with flat seams "
                "that do not rub and a crew neck that keeps its shape wash after wash.")
@@ -18,13 +16,6 @@ REVIEWS = ('<div class="product-reviews"><h3>Customer Reviews</h3>'
            '<div class="review-item"><p>Great fit, I bought three of them in different colours.</p></div>'
            '<div class="review-item"><p>Shrank a little after the first wash but still comfortable.</p></div></div>')
 
-
-@dataclass(frozen=True)
-class Prediction:
-    block: Block
-    element: etree._Element
-    probability: float = 1.0
-    is_content: bool = True
 
 
 def _page(body: str, head: str = '<meta property="og:type" content="product">') -> str:
