@@ -79,8 +79,22 @@ _DIGIT = re.compile(r"\d")
 # digits (its %Y is \d\d\d\d); a format opens with a number (%Y, %d) or a name (%A, %B...), and
 # its punctuation is matched as written.  A format whose needs a text misses would raise ValueError.
 _YEAR_DIGITS = re.compile(r"\d\d\d\d")
+# Each format's shape, for a text to fully match before strptime is tried: a failed strptime costs
+# several microseconds, and a byline ("Published: Thursday, January 17, 2008") fails every format
+# it has the marks of before the written-date search reads it.  Each piece is at least as lenient as
+# strptime's own (its %d also reads " 5", a space in a format reads as any run of whitespace, names
+# are its locale's words), so no text strptime would read is turned away.
+_SHAPES = {"%Y": r"\d{4}", "%d": r"(?:\d{1,2}| \d)", "%m": r"\d{1,2}", "%B": r"[^\W\d_]+", "%b": r"[^\W\d_]+",
+           "%A": r"[^\W\d_]+", "%a": r"[^\W\d_]+"}
+
+
+def _shape(fmt: str) -> re.Pattern[str]:
+    pieces = re.split(r"(%.|\s+)", fmt)
+    return re.compile("".join(_SHAPES[p] if p in _SHAPES else r"\s+" if p.isspace() else re.escape(p) for p in pieces if p))
+
+
 _FORMAT_NEEDS = tuple(
-    (fmt, fmt[1] in "Yd", tuple(set(re.sub("%.", "", fmt)) - {" "})) for fmt in _DATE_FORMATS
+    (fmt, fmt[1] in "Yd", tuple(set(re.sub("%.", "", fmt)) - {" "}), _shape(fmt)) for fmt in _DATE_FORMATS
 )
 _CLOCK_12H = re.compile(r"\d\s*[AaPp]\.?[Mm]\b")
 # A time zone written as a name after a timestamp ("2024-04-16 09:15 EST"): the names US and
@@ -142,8 +156,7 @@ def parse_date(value: str) -> date | datetime | None:
         if isinstance(base, datetime) and base.tzinfo is None:
             return base.replace(tzinfo=timezone(timedelta(hours=_ZONES[named.group(1)])))
     cleaned = _ORDINAL.sub(r"\1", text)
-    formats = _formats_for(cleaned)
-    for fmt in formats:
+    for fmt in _formats_for(cleaned):
         try:
             return datetime.strptime(cleaned, fmt).date()
         except ValueError:
@@ -167,7 +180,8 @@ def _formats_for(text: str) -> list[str]:
     if not _YEAR_DIGITS.search(text):
         return []
     numeric = _DIGIT.match(text) is not None
-    return [fmt for fmt, number_first, marks in _FORMAT_NEEDS if number_first == numeric and all(m in text for m in marks)]
+    return [fmt for fmt, number_first, marks, shape in _FORMAT_NEEDS
+            if number_first == numeric and all(m in text for m in marks) and shape.fullmatch(text) is not None]
 
 
 def url_date(url: str) -> str | None:

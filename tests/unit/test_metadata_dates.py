@@ -77,7 +77,9 @@ def test_each_format_a_page_prints_is_still_read(text: str) -> None:
 
 def test_formats_for_keeps_only_those_a_text_can_meet() -> None:
     assert metadata._formats_for("5 comments") == []  # no year: strptime is not called
-    assert metadata._formats_for("2014-03-03") == ["%Y-%m-%d", "%d %B %Y", "%d %b %Y"]
+    assert metadata._formats_for("2014-03-03") == ["%Y-%m-%d"]  # the shape of no other format
+    assert metadata._formats_for("Published: Thursday, January 17, 2008") == []  # a byline: written_dates reads it
+    assert metadata._formats_for("Thursday,  17 January 2008") == ["%A, %d %B %Y", "%a, %d %b %Y"]  # spaces as strptime reads them
     assert "%d.%m.%Y" not in metadata._formats_for("March 3, 2014")
     assert all(not fmt.startswith(("%Y", "%d")) for fmt in metadata._formats_for("March 3, 2014"))
 
