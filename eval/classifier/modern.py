@@ -66,8 +66,9 @@ LAYOUT = f"v{FEATURE_VERSION}-{len(feature_names())}"
 # article model misreads with the modern model (forest.extraction.extractor.MIN_PROSE_KEPT, a fifth
 # of the prose), and reads a hidden element holding most of a page's words (forest.classifier.blocks);
 # "pair4" also leaves a product page's reviews out (forest.extraction.reviews); "pair5" keeps a copied box
-# once (forest.extraction.copies); "pair6" rereads a page the article model finds nothing in.
-CV_RULE = "pair6"
+# once (forest.extraction.copies); "pair6" rereads a page the article model finds nothing in; "pair7"
+# searches for copies on pages with a viewport only.
+CV_RULE = "pair7"
 
 
 def cached_rows(name: str, samples: Sequence[Sample], cache: Path) -> list[PageRows]:

@@ -22,7 +22,7 @@ from forest.article import structure
 from forest.article.render import with_structure
 from forest.classifier.predictor import BlockPrediction, BlockPredictor
 from forest.extraction.copies import without_copies
-from forest.extraction.models import modern_non_article, shipped_model
+from forest.extraction.models import declares_viewport, modern_non_article, shipped_model
 from forest.extraction.reviews import declares_product, without_reviews
 from forest.config import Settings
 from forest.errors import ParseError
@@ -442,7 +442,11 @@ def _cold(
             if sum(words) >= MIN_CLASSIFIED_WORDS:
                 predictions, content, counts = reread, found, words
         if sum(counts) >= MIN_CLASSIFIED_WORDS:
-            kept = without_copies(_site_cleaned(content, wrapper) or content)
+            kept = _site_cleaned(content, wrapper) or content
+            if declares_viewport(root):
+                # A page sized for phones may print a box once per screen size (forest.extraction.copies);
+                # one without a viewport is laid out at a desktop's width, once.
+                kept = without_copies(kept)
             # The site's cleanup and the copies' only drop blocks: as many kept as content are the same blocks.
             return _classified(kept, kept_probability(kept, counts if len(kept) == len(content) else None), with_html)
         nodes, blocks = _single_page(root, settings)

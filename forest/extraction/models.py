@@ -30,7 +30,7 @@ from forest.classifier.page import MODERN_MODEL, load_default
 from forest.classifier.predictor import BlockPredictor
 from forest.metadata import json_ld_declares_article
 
-__all__ = ["modern_non_article", "page_classifier", "shipped_model"]
+__all__ = ["declares_viewport", "modern_non_article", "page_classifier", "shipped_model"]
 
 
 def modern_non_article(root: etree._Element, html: str | bytes) -> bool:
@@ -38,10 +38,25 @@ def modern_non_article(root: etree._Element, html: str | bytes) -> bool:
     web that does not declare itself an article: its head has a viewport ``<meta>`` and its
     ``og:type`` is not ``article``, nor does its JSON-LD (read from ``html``: parsing drops scripts)
     name a news or blog article type."""
-    head = root.find("head") if root.tag == "html" else None
-    if head is None or not any(_is_viewport(meta) for meta in head.iter("meta")):
+    head = _head(root)
+    if head is None or not _declares_viewport(head):
         return False
     return og_type(head) != "article" and not json_ld_declares_article(html)
+
+
+def declares_viewport(root: etree._Element) -> bool:
+    """Whether the page ``root`` (``forest.html.parse_html``'s tree) sizes itself for phones: a viewport
+    ``<meta>`` in its head, without which a phone's browser lays the page out at a desktop's width."""
+    head = _head(root)
+    return head is not None and _declares_viewport(head)
+
+
+def _head(root: etree._Element) -> etree._Element | None:
+    return root.find("head") if root.tag == "html" else None
+
+
+def _declares_viewport(head: etree._Element) -> bool:
+    return any(_is_viewport(meta) for meta in head.iter("meta"))
 
 
 def page_classifier(root: etree._Element, html: str | bytes) -> BlockPredictor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
 from forest.extraction import extract
@@ -50,13 +51,16 @@ def test_a_list_that_repeats_an_item_keeps_each() -> None:
     assert kept == days
 
 
-def test_a_page_with_a_copied_description_prints_it_once() -> None:
-    # The whole cold path: the classifier keeps both copies; the text has the description once.
+@pytest.mark.parametrize(("head", "copies"), [('<meta name="viewport" content="width=device-width">', 1), ("", 2)],
+                         ids=["sized-for-phones", "desktop-only"])
+def test_a_page_sized_for_phones_prints_a_copied_description_once(head: str, copies: int) -> None:
+    # The whole cold path: the classifier keeps both copies; the text has the description once. A page
+    # with no viewport is laid out at a desktop's width, once: it prints no box per screen size.
     paragraph = ("Make each cup of tea or coffee feel special with a ceramic mug, wheel thrown in our studio, "
                  "matte textured outside and glazed within, in a white speckle finish that no two mugs share.")
     description = f"<p>{paragraph}</p><p>Handmade stoneware, about nine centimetres tall, holding 350 ml.</p>"
-    html = (f"<html><head><title>White speckle mug</title></head><body><main><h1>White speckle mug</h1>"
+    html = (f"<html><head><title>White speckle mug</title>{head}</head><body><main><h1>White speckle mug</h1>"
             f'<div class="description hidden-md-up">{description}</div>'
             f'<div class="description hidden-md-down">{description}</div></main></body></html>')
     text = extract(None, html).text
-    assert text.count("wheel thrown in our studio") == 1
+    assert text.count("wheel thrown in our studio") == copies
