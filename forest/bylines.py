@@ -630,7 +630,8 @@ def _yearless(text: str, at: int, texts: _Texts) -> list[tuple[date, int, int]]:
     """A date ``text`` (at ``at`` in the page's text) prints with a time and no year: with its weekday, in
     the latest copyright year whose calendar has that weekday; without, in the year of the first copyright
     notice after it (a story's own, "© 2005 The Associated Press", before the site's footer)."""
-    match = _YEARLESS.search(text)
+    # The time of day every such date prints ("March 7 12:46") has a colon: most texts have none.
+    match = _YEARLESS.search(text) if ":" in text else None
     if match is None:
         return []
     month = _MONTHS.get((match.group("m") or match.group("m2")).casefold().rstrip("."))
