@@ -5,16 +5,16 @@ It counts the start tags (``<`` and an ASCII letter, what ``forest.limits._START
 for every tag long enough to hold MAX_ATTRIBUTES attributes (``forest.limits._LONG_START_TAG``'s
 matches, found as ``finditer`` finds them), its attributes as ``re.findall`` of
 ``forest.limits._ATTRIBUTE`` counts them (``\\s`` as Python's ``re`` reads it: Py_UNICODE_ISSPACE).
-It does not know raw text (a script, a comment): only a page whose most is over the limit needs
-forest.limits.most_attributes, which skips such tags.  The reference is forest.limits' regular
-expressions, which ``tests/unit/test_native_markup.py`` checks this against.  It reads a str, no
-lxml struct.
+It does not know raw text (a script, a comment): only a page whose most is over the limit is scanned
+again by :func:`most_outside_raw_text`, which skips the long tags inside raw text as
+forest.limits.most_attributes does.  The reference is forest.limits' regular expressions, which
+``tests/unit/test_native_markup.py`` checks both against.  It reads a str, no lxml struct.
 """
 
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, Py_UNICODE_ISSPACE
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE
 from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memchr, memcpy
+from libc.string cimport memchr, memcpy, strlen
 
 
 cdef inline bint _letter(Py_UCS4 c) noexcept:
@@ -69,8 +69,10 @@ cdef Py_ssize_t _attributes(const char_t* data, Py_ssize_t k, Py_ssize_t end) no
     return count
 
 
-cdef void _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_t* tags, Py_ssize_t* most) noexcept:
-    # One loop per str kind: PyUnicode_READ's switch on every character cost 3x the scan.
+cdef int _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_t* tags, Py_ssize_t* most,
+               list found_tags) except -1:
+    # One loop per str kind: PyUnicode_READ's switch on every character cost 3x the scan.  With
+    # ``found_tags`` (not None), each long tag's start and attributes are appended to it as well.
     cdef Py_ssize_t i = 0, j, found
     cdef Py_UCS4 c
     while i + 1 < n:
@@ -93,8 +95,11 @@ cdef void _scan(const char_t* data, Py_ssize_t n, Py_ssize_t long_tag, Py_ssize_
             found = _attributes(data, i + 1, j) - 1
             if found > most[0]:
                 most[0] = found
+            if found_tags is not None:
+                found_tags.append((i, found))
         # Nothing between i + 1 and j starts a tag: resume at j (a '<', a '>' or the end).
         i = j
+    return 0
 
 
 cdef inline Py_ssize_t _find_lt(const char_t* data, Py_ssize_t i, Py_ssize_t n) noexcept:
@@ -135,9 +140,136 @@ def markup_counts(str text not None, Py_ssize_t long_tag):
     if long_tag < 0:
         raise ValueError("long_tag must not be negative")
     if kind == PyUnicode_1BYTE_KIND:
-        _scan(<const uint8_t*>data, n, long_tag, &tags, &most)
+        _scan(<const uint8_t*>data, n, long_tag, &tags, &most, None)
     elif kind == PyUnicode_2BYTE_KIND:
-        _scan(<const uint16_t*>data, n, long_tag, &tags, &most)
+        _scan(<const uint16_t*>data, n, long_tag, &tags, &most, None)
     else:
-        _scan(<const uint32_t*>data, n, long_tag, &tags, &most)
+        _scan(<const uint32_t*>data, n, long_tag, &tags, &most, None)
     return tags, most
+
+
+# --- Raw text: forest.limits._raw_text_spans's reading, in C ---------------------------------------
+
+# forest.limits._RAW_ELEMENTS, in its alternation's order (no name is another's prefix), then a comment's kind.
+cdef const char* _RAW_NAMES[11]
+_RAW_NAMES[:] = [b"script", b"style", b"textarea", b"title", b"xmp", b"noscript", b"template", b"iframe", b"noembed",
+                 b"noframes", b"plaintext"]
+cdef enum:
+    _N_RAW = 11
+    _COMMENT = 11
+
+
+cdef inline bint _folds_to(uint32_t c, char letter) noexcept:
+    # Whether re's IGNORECASE matches c to the lower-case ASCII ``letter``: its case, and the three
+    # letters beyond ASCII that fold to one of the raw names' ("ſ" to s, "İ" and "ı" to i).
+    if c < 128:
+        return (c | 0x20) == <uint32_t>letter
+    return (letter == c's' and c == 0x17F) or (letter == c'i' and (c == 0x130 or c == 0x131))
+
+
+cdef int _raw_name(const char_t* data, Py_ssize_t at, Py_ssize_t n, Py_ssize_t* end) noexcept:
+    # The first raw name (its kind) spelled at ``at``, its end in ``end``; -1 for none.
+    cdef Py_ssize_t k, j, length
+    cdef const char* name
+    for k in range(_N_RAW):
+        name = _RAW_NAMES[k]
+        length = <Py_ssize_t>strlen(name)
+        if at + length > n:
+            continue
+        j = 0
+        while j < length and _folds_to(data[at + j], name[j]):
+            j += 1
+        if j == length:
+            end[0] = at + length
+            return <int>k
+    return -1
+
+
+cdef inline bint _word(uint32_t c) noexcept:
+    # sre's \w on str patterns: Py_UNICODE_ISALNUM, and "_".
+    return c == 95 or Py_UNICODE_ISALNUM(<Py_UCS4>c)
+
+
+cdef list _raw_spans(const char_t* data, Py_ssize_t n):
+    # forest.limits._raw_text_spans: (start, end) of each comment and raw-text element, in order.
+    # The closes (_RAW_CLOSE's matches: "</name" + spaces + ">", or "-->") cannot overlap, so every
+    # place is tried; then each open (_RAW_OPEN's: "<name" at a word's end, or "<!--") outside the span
+    # before it runs to the first close of its kind that ends after it, or to the end of the text.
+    cdef list closes = [[] for _ in range(_N_RAW + 1)]
+    cdef list opens = []
+    cdef Py_ssize_t i, e, s
+    cdef int k
+    for i in range(n):
+        if data[i] == 60:  # '<'
+            if i + 1 < n and data[i + 1] == 47:  # '/'
+                k = _raw_name(data, i + 2, n, &e)
+                if k >= 0:
+                    while e < n and Py_UNICODE_ISSPACE(data[e]):
+                        e += 1
+                    if e < n and data[e] == 62:
+                        (<list>closes[k]).append(e + 1)
+                continue
+            k = _raw_name(data, i + 1, n, &e)
+            if k >= 0 and (e == n or not _word(data[e])):
+                opens.append((i, e, k))
+            elif i + 3 < n and data[i + 1] == 33 and data[i + 2] == 45 and data[i + 3] == 45:  # '<!--'
+                opens.append((i, i + 4, _COMMENT))
+        elif data[i] == 45 and i + 2 < n and data[i + 1] == 45 and data[i + 2] == 62:  # '-->'
+            (<list>closes[_COMMENT]).append(i + 3)
+    cdef list spans = []
+    cdef Py_ssize_t end = -1
+    cdef Py_ssize_t[_N_RAW + 1] next_close  # each kind's first close not yet passed (opens come in order)
+    cdef list ends
+    for k in range(_N_RAW + 1):
+        next_close[k] = 0
+    for s, e, k in opens:
+        if s < end:
+            continue  # inside the previous span: a "<script" in a comment opens nothing
+        ends = <list>closes[k]
+        while next_close[k] < len(ends) and <Py_ssize_t>ends[next_close[k]] <= e:
+            next_close[k] += 1
+        end = <Py_ssize_t>ends[next_close[k]] if next_close[k] < len(ends) else n
+        spans.append((s, end))
+    return spans
+
+
+def most_outside_raw_text(str text not None, Py_ssize_t long_tag):
+    """The most attributes of a start tag with at least ``long_tag`` characters after ``<`` and its
+    letter without ``<`` or ``>``, among those outside comments and raw-text elements (script, style,
+    title...), 0 when none has any: ``forest.limits.most_attributes(text)`` with ``_LONG_TAG`` as
+    ``long_tag``.  Its regular expressions read a page of a few megabytes in tens of milliseconds."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t tags = 0, most = -1, best = 0, at, lo, hi, mid
+    cdef list found = [], spans = None
+    if long_tag < 0:
+        raise ValueError("long_tag must not be negative")
+    if kind == PyUnicode_1BYTE_KIND:
+        _scan(<const uint8_t*>data, n, long_tag, &tags, &most, found)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _scan(<const uint16_t*>data, n, long_tag, &tags, &most, found)
+    else:
+        _scan(<const uint32_t*>data, n, long_tag, &tags, &most, found)
+    for at, count in found:
+        if count <= best:
+            continue
+        if spans is None:  # read when a tag first could count, as most_attributes reads them
+            if kind == PyUnicode_1BYTE_KIND:
+                spans = _raw_spans(<const uint8_t*>data, n)
+            elif kind == PyUnicode_2BYTE_KIND:
+                spans = _raw_spans(<const uint16_t*>data, n)
+            else:
+                spans = _raw_spans(<const uint32_t*>data, n)
+        # The last span starting at or before the tag (spans are in order and apart): inside it, the tag is text.
+        lo, hi = 0, len(spans)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if <Py_ssize_t>(<tuple>spans[mid])[0] <= at:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo > 0 and <Py_ssize_t>(<tuple>spans[lo - 1])[0] < at < <Py_ssize_t>(<tuple>spans[lo - 1])[1]:
+            continue
+        best = count
+    return best

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import os
 import re
 import stat
 from typing import Any, BinaryIO
 
-from forest._markup import markup_counts
+from forest._markup import markup_counts, most_outside_raw_text
 from forest.errors import ParseError
 
 # Start tags a page may have.  The largest page of the shared datasets has 14,396
@@ -52,7 +53,6 @@ _VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "
 # A tag with no '<' or '>' inside over _LONG_TAG characters.  [^<>] keeps the scan
 # linear: a run without '>' full of '<a' would otherwise be rescanned from every '<a'.
 _LONG_START_TAG = re.compile(rf"<[a-zA-Z][^<>]{{{_LONG_TAG},}}")
-_START_TAG_RUN = re.compile(r"<[a-zA-Z][^<>]*")
 # One attribute of a tag: a name, then maybe a value; quoted values are consumed whole,
 # so the spaces of an SVG path or of JSON in a data- attribute are not counted.
 _ATTRIBUTE = re.compile(r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]*))?""")
@@ -86,9 +86,10 @@ def check_markup(text: str, *, source: str | None = None, xml: bool = False) -> 
         MAX_ATTRIBUTES attributes, or (XML) elements nested over MAX_DEPTH deep.
     """
     # One pass in C (forest._markup) counts the start tags as _START_TAG does and the attributes
-    # of every tag _LONG_START_TAG finds as _ATTRIBUTE does, raw text or not; most_attributes'
-    # regexes, which skip raw text, run only on a page over the limit by that count.  (They ran on
-    # every page with a long run without '<', a script's JSON or a long text: half a parse.)
+    # of every tag _LONG_START_TAG finds as _ATTRIBUTE does, raw text or not; a page over the limit
+    # by that count is scanned again for its long tags outside raw text, in C too (most_attributes'
+    # regexes, its reference, took tens of milliseconds on the few pages of megabytes that hold a
+    # script's "a<b ..." run: most of their cold extraction's time).  XML has no raw text.
     tags, bound = markup_counts(text, _LONG_TAG)
     if tags > MAX_START_TAGS:
         raise ParseError(
@@ -96,7 +97,7 @@ def check_markup(text: str, *, source: str | None = None, xml: bool = False) -> 
             "(forest.limits.MAX_START_TAGS)",
             source=source,
         )
-    attributes = most_attributes(text, raw_text=not xml) if bound > MAX_ATTRIBUTES else 0
+    attributes = (bound if xml else most_outside_raw_text(text, _LONG_TAG)) if bound > MAX_ATTRIBUTES else 0
     if attributes > MAX_ATTRIBUTES:
         raise ParseError(
             f"an element has {attributes:,} attributes, over the {MAX_ATTRIBUTES:,} forest reads "
@@ -196,17 +197,20 @@ def xml_depth(text: str) -> int:
     return deepest
 
 
-def most_attributes(text: str, *, all_tags: bool = False, raw_text: bool = True) -> int:
+def most_attributes(text: str, *, long_tag: int = _LONG_TAG, raw_text: bool = True) -> int:
     """The most attributes one start tag of ``text`` has outside scripts, comments and other raw
-    text (0 when none counts); only tags long enough to hold MAX_ATTRIBUTES, unless ``all_tags``.
+    text (0 when none counts); only tags with ``long_tag`` characters or more after ``<`` and its
+    letter (by default, those long enough to hold MAX_ATTRIBUTES; 0: every tag).
+
+    The reference of forest._markup's scans (check_markup runs them, not this), and the census's
+    count (``python -m eval.fuzz --census``).
 
     :param raw_text: skip tags inside HTML's raw text (script, style, title, comments...);
         False counts every tag, as an XML parser reads them.
     """
     most = 0
     raw: list[tuple[int, int]] | None = None
-    tags = _START_TAG_RUN if all_tags else _LONG_START_TAG
-    for match in tags.finditer(text):
+    for match in _long_start_tags(long_tag).finditer(text):
         attributes = len(_ATTRIBUTE.findall(match.group())) - 1  # the first match is the tag's name
         if attributes <= most:
             continue
@@ -222,17 +226,30 @@ def most_attributes(text: str, *, all_tags: bool = False, raw_text: bool = True)
     return most
 
 
+@functools.lru_cache(maxsize=8)
+def _long_start_tags(long_tag: int) -> re.Pattern[str]:
+    # _LONG_START_TAG for another length: a tag with no '<' or '>' inside, ``long_tag`` characters or more.
+    return _LONG_START_TAG if long_tag == _LONG_TAG else re.compile(rf"<[a-zA-Z][^<>]{{{long_tag},}}")
+
+
+def _raw_kind(name: str | None) -> str:
+    # The raw element a name IGNORECASE matched ("SCRIPT", and "ſcript", whose lower() is not "script"), or a comment's "--".
+    if name is None:
+        return "--"
+    return name.lower() if name.isascii() else next(raw for raw in _RAW_ELEMENTS.split("|") if re.fullmatch(raw, name, re.IGNORECASE))
+
+
 def _raw_text_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every comment and raw-text element (script, style, title...), in order, in one pass."""
     closes: dict[str, list[int]] = {}
     for match in _RAW_CLOSE.finditer(text):
-        closes.setdefault((match.group(1) or "--").lower(), []).append(match.end())
+        closes.setdefault(_raw_kind(match.group(1)), []).append(match.end())
     spans: list[tuple[int, int]] = []
     end = -1
     for match in _RAW_OPEN.finditer(text):
         if match.start() < end:
             continue  # inside the previous span: a "<script" in a comment opens nothing
-        ends = closes.get((match.group(1) or "--").lower(), [])
+        ends = closes.get(_raw_kind(match.group(1)), [])
         at = bisect.bisect_right(ends, match.end())
         end = ends[at] if at < len(ends) else len(text)
         spans.append((match.start(), end))

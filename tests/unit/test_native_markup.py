@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from dataset_pages import dataset_pages, skip_without_datasets
 from forest import limits
-from forest._markup import markup_counts
+from forest._markup import markup_counts, most_outside_raw_text
 from forest.errors import ParseError
 from forest.limits import (
     _ATTRIBUTE,
@@ -93,6 +93,7 @@ def assert_bounded(text: str, long_tag: int) -> None:
     expected_tags, attributes = reference_counts(text, long_tag)
     assert tags == expected_tags
     assert bound == max(attributes, default=-1)  # -1 exactly when no tag is long
+    assert most_outside_raw_text(text, long_tag) == most_attributes(text, long_tag=long_tag)
 
 
 # --- Generated markup ---------------------------------------------------------------------------
@@ -110,6 +111,47 @@ markup = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 @given(markup, st.integers(0, 12))
 def test_the_scan_counts_start_tags_and_bounds_each_long_tags_attributes(text: str, long_tag: int) -> None:
     assert_bounded(text, long_tag)
+
+
+# Raw text as the reference's patterns read it: any case, the letters beyond ASCII that IGNORECASE folds
+# to a raw name's ("ſ", "İ", "ı"), a name that goes on ("<scripts"), spaces before a close's '>', runs of
+# dashes, every raw element, and a "<script" inside a comment.
+RAW_PIECES = ["<SCRIPT>", "</Script >", "<ſcript>", "</ſcript>", "<scripts>", "<script_", "<scriptő", "</script\t>",
+              "<style", "</STYLE\n>", "<İframe>", "</ıframe>", "<textarea>", "</textarea>", "<xmp>", "</xmp>",
+              "<noscript>", "</noscript>", "<template>", "</template>", "<noembed>", "</noembed>", "<noframes>",
+              "</noframes>", "<plaintext>", "</plaintext>", "<title", "</title >", "--->", "<!---->", "-", "--", "<!-"]
+# Tags of a few attributes each, which the raw text around them hides from the count, or not.
+attributed = st.builds(lambda name, n: f"<{name}" + " a" * n + ">", st.sampled_from(["p", "i", "s"]), st.integers(1, 8))
+raw_markup = st.lists(st.one_of(st.sampled_from(PIECES + RAW_PIECES), attributed, attributed), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(raw_markup, st.integers(0, 12))
+def test_the_second_scan_skips_the_long_tags_in_raw_text_as_the_reference_does(text: str, long_tag: int) -> None:
+    assert_bounded(text, long_tag)
+
+
+@pytest.mark.parametrize(
+    ("text", "most"),
+    [
+        ("<p a a>", 2),
+        ("<script><p a a></script><p a>", 1),  # the script's tag is text
+        ("<SCRIPT><p a a></Script ><p a>", 1),
+        ("<ſcript><p a a></script\t><p a>", 1),  # IGNORECASE reads "ſ" as "s", and \s a tab
+        ("<İframe><p a a></ıframe><p a>", 1),
+        ("<scripts><p a a>", 2),  # no raw name: "scripts" goes on
+        ("<script_<p a a>", 2),
+        ("<script><p a a></script x><p a>", 0),  # "</script x>" closes nothing: the script runs to the end
+        ("<!-- <p a a> --><p a>", 1),
+        ("<!--<script>--><p a a>", 2),  # a "<script" in a comment opens nothing
+        ("<!---><p a a>", 2),  # "<!--->" is a whole comment: its "--" and ">" close it
+        ("<!--<p a a>", 0),  # an unclosed comment runs to the end
+        ("<title><p a a></title ><p a>", 1),
+    ],
+)
+def test_raw_text_hides_the_tags_the_reference_says_it_hides(text: str, most: int) -> None:
+    assert most_attributes(text, long_tag=1) == most
+    assert most_outside_raw_text(text, 1) == most
 
 
 # Long tags (over _LONG_TAG characters) with many attributes, a few around MAX_ATTRIBUTES.
@@ -160,20 +202,23 @@ def test_pages_at_the_limits_get_the_references_verdict(text: str) -> None:
     assert_bounded(text, _LONG_TAG)
 
 
-def test_only_a_page_over_the_limit_by_the_scan_is_counted_by_the_regexes(monkeypatch: pytest.MonkeyPatch) -> None:
-    counted: list[str] = []
-    monkeypatch.setattr(limits, "most_attributes", lambda text, **kw: counted.append(text) or most_attributes(text, **kw))
+def test_no_page_is_read_by_the_regexes(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(text: str, **kw: object) -> int:
+        raise AssertionError("the guard read a page with most_attributes' regexes")
+
+    monkeypatch.setattr(limits, "most_attributes", refused)
     check_markup("<p" + " a" * 2_000 + " " * _LONG_TAG + ">")  # long, but few attributes
     check_markup("<svg><path d='" + " 1,2" * (3 * MAX_ATTRIBUTES) + "'/></svg>")  # many words, one attribute
-    assert counted == []
-    over = "<script>x<div" + " a" * (MAX_ATTRIBUTES + 1) + "</script>"
-    check_markup(over)  # over by the scan's count, which does not know scripts; not over by the regexes'
-    assert counted == [over]
+    check_markup("<script>x<div" + " a" * (MAX_ATTRIBUTES + 1) + "</script>")  # over by the first scan, inside a script
+    with pytest.raises(ParseError, match="attributes"):
+        check_markup("<div" + " a" * (MAX_ATTRIBUTES + 1) + ">")
 
 
 def test_a_negative_long_tag_is_refused() -> None:
     with pytest.raises(ValueError):
         markup_counts("<p>", -1)
+    with pytest.raises(ValueError):
+        most_outside_raw_text("<p>", -1)
 
 
 # --- The shared datasets' pages -----------------------------------------------------------------
