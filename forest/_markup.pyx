@@ -133,19 +133,23 @@ def markup_counts(str text not None, Py_ssize_t long_tag):
     """The start tags of ``text``, and the most attributes of a start tag with at least
     ``long_tag`` characters after ``<`` and its letter without ``<`` or ``>`` (``-1`` when there is
     no such tag): ``forest.limits.most_attributes(text, raw_text=False)`` with ``_LONG_TAG`` as ``long_tag``."""
+    cdef Py_ssize_t tags = 0, most = -1
+    _scan_text(text, long_tag, &tags, &most, None)
+    return tags, most
+
+
+cdef int _scan_text(str text, Py_ssize_t long_tag, Py_ssize_t* tags, Py_ssize_t* most, list found_tags) except -1:
+    # _scan of ``text``'s characters, in the loop of its str kind.
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
-    cdef Py_ssize_t tags = 0, most = -1
     if long_tag < 0:
         raise ValueError("long_tag must not be negative")
     if kind == PyUnicode_1BYTE_KIND:
-        _scan(<const uint8_t*>data, n, long_tag, &tags, &most, None)
-    elif kind == PyUnicode_2BYTE_KIND:
-        _scan(<const uint16_t*>data, n, long_tag, &tags, &most, None)
-    else:
-        _scan(<const uint32_t*>data, n, long_tag, &tags, &most, None)
-    return tags, most
+        return _scan(<const uint8_t*>data, n, long_tag, tags, most, found_tags)
+    if kind == PyUnicode_2BYTE_KIND:
+        return _scan(<const uint16_t*>data, n, long_tag, tags, most, found_tags)
+    return _scan(<const uint32_t*>data, n, long_tag, tags, most, found_tags)
 
 
 # --- Raw text: forest.limits._raw_text_spans's reading, in C ---------------------------------------
@@ -238,29 +242,21 @@ def most_outside_raw_text(str text not None, Py_ssize_t long_tag):
     letter without ``<`` or ``>``, among those outside comments and raw-text elements (script, style,
     title...), 0 when none has any: ``forest.limits.most_attributes(text)`` with ``_LONG_TAG`` as
     ``long_tag``.  Its regular expressions read a page of a few megabytes in tens of milliseconds."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t tags = 0, most = -1, best = 0, at, lo, hi, mid
     cdef list found = [], spans = None
-    if long_tag < 0:
-        raise ValueError("long_tag must not be negative")
-    if kind == PyUnicode_1BYTE_KIND:
-        _scan(<const uint8_t*>data, n, long_tag, &tags, &most, found)
-    elif kind == PyUnicode_2BYTE_KIND:
-        _scan(<const uint16_t*>data, n, long_tag, &tags, &most, found)
-    else:
-        _scan(<const uint32_t*>data, n, long_tag, &tags, &most, found)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    _scan_text(text, long_tag, &tags, &most, found)
     for at, count in found:
         if count <= best:
             continue
         if spans is None:  # read when a tag first could count, as most_attributes reads them
             if kind == PyUnicode_1BYTE_KIND:
-                spans = _raw_spans(<const uint8_t*>data, n)
+                spans = _raw_spans(<const uint8_t*>data, PyUnicode_GET_LENGTH(text))
             elif kind == PyUnicode_2BYTE_KIND:
-                spans = _raw_spans(<const uint16_t*>data, n)
+                spans = _raw_spans(<const uint16_t*>data, PyUnicode_GET_LENGTH(text))
             else:
-                spans = _raw_spans(<const uint32_t*>data, n)
+                spans = _raw_spans(<const uint32_t*>data, PyUnicode_GET_LENGTH(text))
         # The last span starting at or before the tag (spans are in order and apart): inside it, the tag is text.
         lo, hi = 0, len(spans)
         while lo < hi:
