@@ -237,6 +237,18 @@ cdef list _raw_spans(const char_t* data, Py_ssize_t n):
     return spans
 
 
+cdef list _raw_spans_of(str text):
+    # _raw_spans of ``text``'s characters, in the loop of its str kind.
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    if kind == PyUnicode_1BYTE_KIND:
+        return _raw_spans(<const uint8_t*>data, n)
+    if kind == PyUnicode_2BYTE_KIND:
+        return _raw_spans(<const uint16_t*>data, n)
+    return _raw_spans(<const uint32_t*>data, n)
+
+
 def most_outside_raw_text(str text not None, Py_ssize_t long_tag):
     """The most attributes of a start tag with at least ``long_tag`` characters after ``<`` and its
     letter without ``<`` or ``>``, among those outside comments and raw-text elements (script, style,
@@ -244,19 +256,12 @@ def most_outside_raw_text(str text not None, Py_ssize_t long_tag):
     ``long_tag``.  Its regular expressions read a page of a few megabytes in tens of milliseconds."""
     cdef Py_ssize_t tags = 0, most = -1, best = 0, at, lo, hi, mid
     cdef list found = [], spans = None
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
     _scan_text(text, long_tag, &tags, &most, found)
     for at, count in found:
         if count <= best:
             continue
         if spans is None:  # read when a tag first could count, as most_attributes reads them
-            if kind == PyUnicode_1BYTE_KIND:
-                spans = _raw_spans(<const uint8_t*>data, PyUnicode_GET_LENGTH(text))
-            elif kind == PyUnicode_2BYTE_KIND:
-                spans = _raw_spans(<const uint16_t*>data, PyUnicode_GET_LENGTH(text))
-            else:
-                spans = _raw_spans(<const uint32_t*>data, PyUnicode_GET_LENGTH(text))
+            spans = _raw_spans_of(text)
         # The last span starting at or before the tag (spans are in order and apart): inside it, the tag is text.
         lo, hi = 0, len(spans)
         while lo < hi:

@@ -45,7 +45,7 @@ def without_copies(content: Sequence[BlockPrediction]) -> list[BlockPrediction]:
     first = dict(zip(reversed(texts), range(len(texts) - 1, -1, -1)))
     if len(first) == len(texts):
         return list(content)
-    repeated = {i: n for i, text in enumerate(texts) if first[text] != i for n in (text.count(" ") + 1,)}
+    repeated = {i: text.count(" ") + 1 for i, text in enumerate(texts) if first[text] != i}  # each later line's words
     # A copy's words are nine tenths repeated lines: no box holds more than this (most boxes the
     # search meets are a page's columns, hundreds of lines long, and are given up on early).
     most = sum(repeated.values()) / MIN_COPY_SHARE
