@@ -364,6 +364,18 @@ def read_field(root: etree._Element, fields: Mapping[str, str], name: str) -> st
     return _by_xpath(root, fields.get(name), name)
 
 
+def placed(root: etree._Element, fields: Mapping[str, str], name: str) -> bool:
+    """Whether the field's learned XPath selects an element of ``root`` (whatever it states)."""
+    xpath = fields.get(name)
+    if not xpath:
+        return False
+    try:
+        selected = compiled(xpath)(root)
+    except etree.XPathEvalError:
+        return False
+    return isinstance(selected, list) and any(isinstance(e, etree._Element) for e in selected)
+
+
 # --- learning ----------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from forest.config import Settings
 from forest.errors import ParseError
 from forest.extraction import span
 from forest.bylines import PageTexts
-from forest.fields import extract_fields, folded_words, read_field
+from forest.fields import extract_fields, folded_words, placed, read_field
 from forest.html import page_title, parse_html, script_shell
 from forest.learning.index import page_index
 from forest.limits import classifiable
@@ -191,10 +191,12 @@ def extract_span(wrapper: Wrapper, text: str, *, url: str | None = None, setting
     if "title" in wrapper.fields and not headline:
         return None
     title, found = _fields(root, text, wrapper, headline, url=url)
-    # So would a date with a learned place that neither it nor the search finds in the part parsed (a page
-    # of another template, its date printed by a headline outside the part): the whole page is searched.
-    # Not an author's: a site's pages name one on some pages only, and each page without would be parsed twice.
-    if "date" in wrapper.fields and not found["date"]:
+    # So would a date whose learned place is not in the part parsed and that the search does not find there
+    # (a page of another template, its date printed by a headline outside the part): the whole page is
+    # searched.  A place found there that states no day ("Jan 4", a site that prints no year) is the
+    # site's template all the same.  Not an author's: a site's pages name one on some pages only, and each
+    # page without would be parsed twice.
+    if "date" in wrapper.fields and not found["date"] and not placed(root, wrapper.fields, "date"):
         return None
     lead = read_field(root, wrapper.fields, "lead")
     article = _wrapped(root, text, wrapper, wrapper.patterns[:1], title, found, None, settings, url, matched=nodes)

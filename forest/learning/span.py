@@ -47,9 +47,10 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
     The start marker is the deepest element around the article that every page writes alike
     and once ('' for the page's ``<body>`` when none is); the end marker the first after it that
     keeps every page's article (a binary search over the markers in page order), '' for the end
-    of the page.  ('', '') when fewer than two pages fit or no span keeps them all.  Each step of
-    the search is checked on the page that failed last, and the span it finds on every page (the
-    search runs again if a page fails it).
+    of the page.  Where no span reads every page, the tightest that reads most of them and gives
+    each its whole-page article (the others are read whole at extraction).  ('', '') when fewer than
+    two pages fit or no span reads most of them.  Each step of the search is checked on the page
+    that failed last, and the span it finds on every page (the search runs again if a page fails it).
 
     :param pages: each sample page's source, its tree as learning parsed it, and whether that tree
         is the one extraction parses (learning's last use of it: the whole page's article is then
@@ -73,18 +74,24 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
         return NO_SPAN
     markers = _common_markers([text for text, _ in fitting])
 
-    kept: set[tuple[tuple[str, str], str]] = set()  # (span, page) checked already
+    read: dict[tuple[tuple[str, str], str], bool] = {}  # (span, page) checked already: whether the span read it
+    whole_pages = 0  # sample pages a span may leave to the whole page's parse (see below)
 
     def keeps(span: tuple[str, str], probe: int | None = None) -> bool:
         candidate = replace(wrapper, span=span)
+        left = whole_pages
         for k, (text, expected) in enumerate(fitting[:probe]):
-            if (span, text) in kept:
-                continue
-            article = extract_span(candidate, text, settings=settings)
-            if article is None or _output(article) != expected:
-                fitting.insert(0, fitting.pop(k))  # the page a span fails on is the likeliest to fail the next one
-                return False
-            kept.add((span, text))
+            if (span, text) not in read:
+                article = extract_span(candidate, text, settings=settings)
+                if article is not None and _output(article) != expected:
+                    fitting.insert(0, fitting.pop(k))  # the page a span fails on is the likeliest to fail the next one
+                    return False
+                read[span, text] = article is not None
+            if not read[span, text]:
+                left -= 1
+                if left < 0:
+                    fitting.insert(0, fitting.pop(k))
+                    return False
         return True
 
     starts = [i for i, marker in enumerate(markers) if all(_named(marker) in names for names in around)]
@@ -98,14 +105,24 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
         end = _first(start + 1 if start is not None else 0, len(markers), lambda j: keeps((head, markers[j]), probe)) if one_node else None
         return head, markers[end] if end is not None else ""
 
-    # The span found is checked on every page; a page that fails it joins the probed ones and
-    # the search runs again, so the span kept gives every sample page its whole-page article.
-    probed = PROBE_PAGES
-    while True:
-        span = search(probed)
-        if span == NO_SPAN or probed >= len(fitting) or keeps(span):
-            return span
-        probed += 1
+    def checked() -> tuple[str, str]:
+        # The span found is checked on every page; a page that fails it joins the probed ones and
+        # the search runs again, so the span kept gives every sample page its whole-page article.
+        probed = PROBE_PAGES
+        while True:
+            span = search(probed)
+            if span == NO_SPAN or probed >= len(fitting) or keeps(span):
+                return span
+            probed += 1
+
+    span = checked()
+    if span == NO_SPAN:
+        # No span reads every sample page: one that reads most of them still pays.  A page it does
+        # not read (its learned title or date place outside the part, a region past the cut) is
+        # parsed whole at extraction, as it would be with no span, and gives the same article.
+        whole_pages = (len(fitting) - 1) // 2
+        span = checked()
+    return span
 
 
 def _around(root: etree._Element, xpath: str) -> tuple[set[tuple[str, str, str]], int]:

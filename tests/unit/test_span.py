@@ -143,6 +143,40 @@ def test_a_learned_date_outside_the_span_is_read_from_the_whole_page() -> None:
     assert extract(wrapper, above).date == "2014-03-03"
 
 
+def test_a_learned_date_place_that_states_no_day_is_read_from_the_span() -> None:
+    # A site that prints "5 days ago" there: the place is in the part parsed, so the page is the
+    # site's template, and the whole page would give it no date either.
+    wrapper = replace(learned(), fields={"date": "//span[@class='when']"})
+    page = story(5).replace(STORY, STORY + '<span class="when">5 days ago</span>')
+    from_span = extract_span(wrapper, page)
+    assert from_span is not None and from_span.date is None
+    assert _same(from_span, extract(replace(wrapper, span=WHOLE), page))
+
+
+@pytest.mark.parametrize(
+    ("places", "expected", "read"),
+    [
+        # One page's date above the story, another's below the footer: no span reads all five pages,
+        # the tightest reads three of them and leaves the other two to the whole page's parse.
+        (["in", "in", "in", "above", "below"], (STORY[:-1], '<div id="footer"'), [True, True, True, False, False]),
+        (["in", "in", "above", "below", "below"], (STORY[:-1], ""), [True, True, False, True, True]),
+        # Pages with no date place are read whole by every span: three of five, and no span pays.
+        (["in", "in", "none", "none", "none"], WHOLE, [False] * 5),
+    ],
+)
+def test_a_span_that_reads_most_sample_pages_is_kept(places: list[str], expected: tuple[str, str], read: list[bool]) -> None:
+    when = '<span class="when">March 3, 2014</span>'
+    moved = {"in": (STORY, STORY + when), "above": (NAV, when + NAV), "below": (FOOTER, FOOTER + when), "none": ("", "")}
+    texts = [story(i).replace(*moved[place]) for i, place in enumerate(places)]
+    wrapper = replace(learned(), fields={"date": "//span[@class='when']"}, span=WHOLE)
+    span = learn_span(wrapper, [(text, parse_html(text), True) for text in texts])
+    assert span == expected
+    learned_span = replace(wrapper, span=span)
+    assert [extract_span(learned_span, text) is not None for text in texts] == read
+    for text in texts:  # a page the span does not read is read whole: the same article either way
+        assert _same(extract(learned_span, text), extract(wrapper, text))
+
+
 def test_learning_extracts_no_sample_page_the_main_pattern_misses(monkeypatch: pytest.MonkeyPatch) -> None:
     # Such a page cannot give the main pattern's article; its extraction would go cold (the classifier).
     other = f"<html><head><title>x</title></head><body>{NAV}<table><tr><td>{' '.join(ARTICLES[6][1])}</td></tr></table></body></html>"
