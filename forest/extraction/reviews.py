@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
+from forest.classifier._walk import elements_holding
 from forest.classifier.features import og_type
 from forest.classifier.predictor import BlockPrediction
 from forest.metadata import json_ld_declares_product
@@ -27,10 +28,8 @@ __all__ = ["declares_product", "without_reviews"]
 
 # Elements whose class or id holds "review" or "rating" in any case (the cheap test, in C); _NAMED says
 # which of them are named for reviews: not a "preview", nor a "generating" or "operating" something.
-_CANDIDATES = etree.XPath(
-    ".//*[" + " or ".join(f"contains(@{attribute}, '{part}')" for attribute in ("class", "id")
-                          for part in ("eview", "EVIEW", "ating", "ATING")) + "]"
-)
+_ATTRIBUTES = ("class", "id")
+_PARTS = ("eview", "EVIEW", "ating", "ATING")
 _NAMED = re.compile(r"(?<![Pp])[Rr]eview|REVIEW|(?<![A-Za-z])[Rr]ating|Rating|RATING")
 
 
@@ -45,23 +44,30 @@ def declares_product(root: etree._Element, html: str | bytes) -> bool:
 def without_reviews(root: etree._Element, content: Sequence[BlockPrediction]) -> list[BlockPrediction]:
     """``content`` without the blocks inside the page's review boxes: the elements named for reviews or
     ratings, each holding under half the body's text (a page's wrapper may carry a theme's
-    ``single-product-reviews`` class too)."""
-    body = root.find("body") if root.tag == "html" else root
+    ``single-product-reviews`` class too) and under half the text kept."""
+    body = root.find("body")
     if body is None:
         return list(content)
-    half = text_lengths(body)[1] / 2
     kept: Counter[etree._Element] = Counter()
     for p in content:
         kept[p.element] += len(p.block.text)
     half_kept = sum(kept.values()) / 2
-    inside: set[etree._Element] = set()
-    for element in _CANDIDATES(body):
-        if element in inside:
+    # Each kept element with the elements around it: a box's kept text is summed from these, not from a
+    # set of every element in the box (a proxy for each, in every candidate's subtree).
+    lineages = [({element, *element.iterancestors()}, n) for element, n in kept.items()]
+    half: float | None = None
+    boxes: set[etree._Element] = set()
+    for element in elements_holding(body, _ATTRIBUTES, _PARTS):
+        if not _NAMED.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
             continue
-        name = f"{element.get('class') or ''} {element.get('id') or ''}"
-        if not _NAMED.search(name) or text_lengths(element)[1] >= half:
+        if boxes and any(a in boxes for a in element.iterancestors()):
+            continue  # inside a box already dropped
+        if sum(n for lineage, n in lineages if element in lineage) >= half_kept:
             continue
-        box = set(element.iter())
-        if sum(n for e, n in kept.items() if e in box) < half_kept:
-            inside |= box
-    return [p for p in content if p.element not in inside] if inside else list(content)
+        if half is None:
+            half = text_lengths(body)[1] / 2
+        if text_lengths(element)[1] < half:
+            boxes.add(element)
+    if not boxes:
+        return list(content)
+    return [p for p in content if not (p.element in boxes or any(a in boxes for a in p.element.iterancestors()))]
