@@ -65,6 +65,13 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
     return make_client()
 
 
+def job_id(response: Any) -> int:
+    """The job an API answer is about, from its Location header: a job queued with ``"wait": 0`` may
+    be done by the first look already, and its answer is then its result, with no "job" field."""
+    location: str = response.headers["location"]
+    return int(location.rsplit("/", 1)[1])
+
+
 def wait_for_job(client: TestClient, job_id: int, timeout: float = 30.0) -> dict[str, Any]:
     """Poll the API until job ``job_id`` is done; return it."""
     deadline = time.monotonic() + timeout

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import wait_for_job
+from conftest import job_id, wait_for_job
 from hypothesis import given
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -129,13 +129,13 @@ def test_the_cli_fetches_with_them_and_keeps_and_prints_none(gated: str, site: D
 def test_the_web_app_stores_and_shows_none(gated: str, make_client: Callable[..., TestClient], tmp_path: Path) -> None:
     client = make_client()
     queued = client.post("/api/learn", json={"url": gated, "site": "example.test", "wait": 0})
-    job = wait_for_job(client, queued.json()["job"])
+    job = wait_for_job(client, job_id(queued))
     # The job keeps the URL without them, so the gate refuses it: no password is kept to send.
     assert job["url"] == strip_credentials(gated) and job["state"] == "failed" and "401" in job["error"]
     refused = client.post("/api/extract", json={"url": "ftp://" + gated.split("://", 1)[1]})
     assert refused.status_code == 422 and SECRET not in refused.text
     pasted = client.post("/api/extract", json={"html": "<p>pasted</p>", "url": gated, "wait": 0})
-    wait_for_job(client, pasted.json()["job"])
+    wait_for_job(client, job_id(pasted))
     assert SECRET not in _database_text(tmp_path / "forest.db")
     # A wrapper stored before learning stripped them: still not shown.
     with forest.WrapperStore(tmp_path / "forest.db") as store:

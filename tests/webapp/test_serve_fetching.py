@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from conftest import FAST, wait_for_job
+from conftest import FAST, job_id, wait_for_job
 from robustness.hostile import HostileServer, ok, send, serve, trickle
 from starlette.testclient import TestClient
 
@@ -111,8 +111,8 @@ def test_a_trickling_server_holds_one_job_to_its_deadline_and_no_other(make_clie
             fetcher.fetch(url)
         client = make_client(settings=settings)
         started = time.monotonic()
-        stuck = client.post("/api/extract", json={"url": url, "wait": 0}).json()["job"]
-        others = [client.post("/api/extract", json={"html": example_page.decode(), "wait": 0}).json()["job"] for _ in range(3)]
+        stuck = job_id(client.post("/api/extract", json={"url": url, "wait": 0}))
+        others = [job_id(client.post("/api/extract", json={"html": example_page.decode(), "wait": 0})) for _ in range(3)]
         done = [wait_for_job(client, job, timeout=30) for job in others]
         others_done = time.monotonic() - started
         assert all(job["state"] == "finished" for job in done), done
