@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from dataset_pages import dataset_pages, skip_without_datasets
+from dataset_pages import bodies, dataset_pages, skip_without_datasets
 from forest.classifier._walk import elements_holding
 from forest.errors import ParseError
 from forest.extraction import reviews
@@ -101,27 +101,13 @@ def test_generated_pages_hold_as_the_reference(body: list[str]) -> None:
     check(root)
 
 
-def check_pages(pages: list[str]) -> int:
+@pytest.mark.datasets
+@pytest.mark.parametrize("every", [False, pytest.param(True, marks=pytest.mark.bench)], ids=["sample", "every page"])
+def test_dataset_pages_hold_as_the_reference(every: bool) -> None:
+    skip_without_datasets()
     checked = 0
-    for html in pages:
-        try:
-            root = parse_html(html)
-        except ParseError:
-            continue
-        check(root)
-        checked += 1
-    return checked
-
-
-@pytest.mark.datasets
-def test_a_sample_of_every_dataset_holds_as_the_reference() -> None:
-    skip_without_datasets()
-    assert sum(check_pages(pages) for pages in dataset_pages(every=False).values()) > 0
-
-
-@pytest.mark.bench
-@pytest.mark.datasets
-def test_every_dataset_page_holds_as_the_reference() -> None:
-    skip_without_datasets()
-    for pages in dataset_pages(every=True).values():
-        check_pages(pages)
+    for pages in dataset_pages(every=every).values():
+        for body in bodies(pages):
+            check(body)
+            checked += 1
+    assert checked > 0
