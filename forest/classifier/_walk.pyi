@@ -1,5 +1,5 @@
 # Types of the native page pass (forest/classifier/_walk.pyx), for mypy.
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, TypeVar, overload
 
 import numpy as np
@@ -82,6 +82,9 @@ def count_nodes(root: etree._Element, limit: int) -> int: ...
 def body_texts(root: etree._Element, shortest: int, longest: int = -1) -> list[str]: ...
 def marked_elements(root: etree._Element, attributes: tuple[str, ...], tags: tuple[str, ...]) -> list[etree._Element]: ...
 def elements_holding(root: etree._Element, attributes: tuple[str, ...], parts: tuple[str, ...]) -> list[etree._Element]: ...
+def unseen_boxes(
+    root: etree._Element, tags: tuple[str, ...], seen: frozenset[str], names_of: Callable[[str, str], tuple[str, ...]]
+) -> list[etree._Element]: ...
 def predictions(
     cls: type[_T], blocks: list[Block], elements: Sequence[etree._Element], owners: list[int], probability: list[float],
     content: list[bool],

@@ -12,7 +12,7 @@ import under another lxml major.minor version (a one-line ForestError that says 
 
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISSPACE
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND, PyUnicode_4BYTE_KIND
-from cpython.unicode cimport PyUnicode_New
+from cpython.unicode cimport PyUnicode_New, PyUnicode_DecodeUTF8
 from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset, strcmp, strlen, strstr
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uintptr_t
@@ -1085,6 +1085,96 @@ def elements_holding(root, tuple attributes not None, tuple parts not None):
                 continue
         c_node = _after_subtree(c_node, c_top)
     return found
+
+
+def unseen_boxes(root, tuple tags not None, seen not None, names_of not None):
+    """The outermost descendants of ``root`` whose tag is one of ``tags`` and that hold text, none of whose
+    names (``names_of(tag, element.get("class"))``, for a non-empty class) is in ``seen``, and that have at
+    least one: forest.region.unseen_parts's walk in C, with a proxy made for the boxes found alone (the
+    Python walk made one for every box of the region and for every element inside each box found)."""
+    cdef cetree._Element top = <cetree._Element?>root
+    cdef cetree._Document doc = top._doc
+    cdef xmlNode* c_top = top._c_node
+    cdef xmlNode* c_node = c_top.children
+    cdef tree.xmlAttr* c_attr
+    cdef list tag_names = [(<str>tag).encode("utf-8") for tag in tags]
+    cdef list found = []
+    cdef Py_ssize_t k
+    while c_node is not NULL:
+        if c_node.type == tree.XML_ELEMENT_NODE:
+            k = _tag_index(c_node, tag_names) if c_node.ns is NULL else -1
+            if k >= 0:
+                c_attr = _plain_attribute(c_node, "class")
+                value = _attribute_text(c_node, c_attr) if c_attr is not NULL else None
+                if value:
+                    names = names_of(tags[k], value)
+                    if names and not any(name in seen for name in names) and _shows_text(c_node):
+                        found.append(cetree.elementFactory(doc, c_node))
+                        c_node = _after_subtree(c_node, c_top)  # inside a box found: no other is outermost
+                        continue
+            if c_node.children is not NULL:
+                c_node = c_node.children
+                continue
+        c_node = _after_subtree(c_node, c_top)
+    return found
+
+
+cdef inline Py_ssize_t _tag_index(xmlNode* c_node, list tag_names) noexcept:
+    # Which of the tags (their UTF-8 bytes) names the element; -1 for none.
+    cdef Py_ssize_t k
+    for k in range(len(tag_names)):
+        if strcmp(<const char*>c_node.name, <const char*><bytes>tag_names[k]) == 0:
+            return k
+    return -1
+
+
+cdef inline tree.xmlAttr* _plain_attribute(xmlNode* c_node, const char* name) noexcept:
+    # The attribute element.get(name) reads: the first of that name in no namespace.
+    cdef tree.xmlAttr* c_attr = c_node.properties
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
+            return c_attr
+        c_attr = c_attr.next
+    return NULL
+
+
+cdef object _attribute_text(xmlNode* c_node, tree.xmlAttr* c_attr):
+    # element.get()'s value of the attribute: its one text node's content (an HTML page's always), else lxml's reading.
+    cdef xmlNode* child = c_attr.children
+    if child is NULL:
+        return ""
+    if child.next is NULL and _is_text(child) and child.content is not NULL:
+        return PyUnicode_DecodeUTF8(<const char*>child.content, strlen(<const char*>child.content), NULL)
+    return cetree.attributeValue(c_node, c_attr)
+
+
+cdef bint _shows_text(xmlNode* c_top) except -1:
+    # Whether a text or CDATA node inside the element holds a character that is not a space (str.isspace):
+    # ``any(text.strip() for text in element.itertext())``.  ASCII bytes are told in C; a text with other
+    # bytes is decoded and asked.
+    cdef xmlNode* c_node = c_top.children
+    cdef const unsigned char* content
+    cdef unsigned char c
+    cdef Py_ssize_t i
+    while c_node is not NULL:
+        if _is_text(c_node) and c_node.content is not NULL:
+            content = <const unsigned char*>c_node.content
+            i = 0
+            while content[i] != 0:
+                c = content[i]
+                if c >= 128:
+                    text = PyUnicode_DecodeUTF8(<const char*>content, strlen(<const char*>content), NULL)
+                    if not text.isspace():
+                        return True
+                    break
+                if not (c == 32 or 9 <= c <= 13 or 28 <= c <= 31):
+                    return True
+                i += 1
+        if c_node.type == tree.XML_ELEMENT_NODE and c_node.children is not NULL:
+            c_node = c_node.children
+            continue
+        c_node = _after_subtree(c_node, c_top)
+    return False
 
 
 cdef inline bint _is_body(xmlNode* c_node) noexcept nogil:
