@@ -116,10 +116,11 @@ def learn_span(wrapper: Wrapper, pages: Sequence[tuple[str, etree._Element, bool
             probed += 1
 
     span = checked()
-    if span == NO_SPAN:
+    if span == NO_SPAN and len(fitting) > 2:
         # No span reads every sample page: one that reads most of them still pays.  A page it does
         # not read (its learned title or date place outside the part, a region past the cut) is
         # parsed whole at extraction, as it would be with no span, and gives the same article.
+        # (Of two pages, one is no minority: the search would run again under the same rule.)
         whole_pages = (len(fitting) - 1) // 2
         span = checked()
     return span
