@@ -36,7 +36,7 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
-from forest.classifier._walk cimport _after_subtree, _is_text
+from forest.classifier._walk cimport _after_subtree, _attribute, _is_text
 
 import array
 
@@ -144,16 +144,6 @@ cdef class _Buffer:
 # The attributes an element's names are read from, in their order.
 cdef const char* _NAMES[5]
 _NAMES[:] = [b"class", b"id", b"itemprop", b"rel", b"data-testid"]
-
-
-cdef tree.xmlAttr* _attribute(xmlNode* c_node, const char* name) noexcept nogil:
-    # The attribute element.get(name) reads: the first of that name in no namespace.
-    cdef tree.xmlAttr* c_attr = c_node.properties
-    while c_attr is not NULL:
-        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
-            return c_attr
-        c_attr = c_attr.next
-    return NULL
 
 
 cdef Py_ssize_t _add_value(_Buffer buffer, xmlNode* c_node, tree.xmlAttr* c_attr, bint first) except -1:

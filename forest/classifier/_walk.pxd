@@ -4,6 +4,7 @@
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
+from libc.string cimport strcmp
 
 
 cdef class Nodes:
@@ -51,3 +52,21 @@ cdef inline xmlNode* _after_subtree(xmlNode* c_node, xmlNode* c_top) noexcept no
     while c_node is not c_top and c_node.next is NULL:
         c_node = c_node.parent
     return NULL if c_node is c_top else c_node.next
+
+
+cdef inline xmlNode* _next_in(xmlNode* c_node, xmlNode* c_top) noexcept nogil:
+    # The node after ``c_node`` in a walk of ``c_top``'s subtree in document order: an element's first
+    # child (an entity reference's are the entity's, never walked), else the node after its subtree.
+    if c_node.type == tree.XML_ELEMENT_NODE and c_node.children is not NULL:
+        return c_node.children
+    return _after_subtree(c_node, c_top)
+
+
+cdef inline tree.xmlAttr* _attribute(xmlNode* c_node, const char* name) noexcept nogil:
+    # The attribute element.get(name) reads: the first of that name in no namespace.
+    cdef tree.xmlAttr* c_attr = c_node.properties
+    while c_attr is not NULL:
+        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
+            return c_attr
+        c_attr = c_attr.next
+    return NULL

@@ -1036,11 +1036,7 @@ def marked_elements(root, tuple attributes not None, tuple tags not None):
                 c_attr = c_attr.next
             if hit:
                 found.append(cetree.elementFactory(doc, c_node))
-            if c_node.children is not NULL:
-                # An element's children (an entity reference's are the entity's, never walked).
-                c_node = c_node.children
-                continue
-        c_node = _after_subtree(c_node, c_top)
+        c_node = _next_in(c_node, c_top)
     return found
 
 
@@ -1080,10 +1076,7 @@ def elements_holding(root, tuple attributes not None, tuple parts not None):
                 c_attr = c_attr.next
             if hit:
                 found.append(cetree.elementFactory(doc, c_node))
-            if c_node.children is not NULL:
-                c_node = c_node.children
-                continue
-        c_node = _after_subtree(c_node, c_top)
+        c_node = _next_in(c_node, c_top)
     return found
 
 
@@ -1104,7 +1097,7 @@ def unseen_boxes(root, tuple tags not None, seen not None, names_of not None):
         if c_node.type == tree.XML_ELEMENT_NODE:
             k = _tag_index(c_node, tag_names) if c_node.ns is NULL else -1
             if k >= 0:
-                c_attr = _plain_attribute(c_node, "class")
+                c_attr = _attribute(c_node, "class")
                 value = _attribute_text(c_node, c_attr) if c_attr is not NULL else None
                 if value:
                     names = names_of(tags[k], value)
@@ -1112,10 +1105,7 @@ def unseen_boxes(root, tuple tags not None, seen not None, names_of not None):
                         found.append(cetree.elementFactory(doc, c_node))
                         c_node = _after_subtree(c_node, c_top)  # inside a box found: no other is outermost
                         continue
-            if c_node.children is not NULL:
-                c_node = c_node.children
-                continue
-        c_node = _after_subtree(c_node, c_top)
+        c_node = _next_in(c_node, c_top)
     return found
 
 
@@ -1126,16 +1116,6 @@ cdef inline Py_ssize_t _tag_index(xmlNode* c_node, list tag_names) noexcept:
         if strcmp(<const char*>c_node.name, <const char*><bytes>tag_names[k]) == 0:
             return k
     return -1
-
-
-cdef inline tree.xmlAttr* _plain_attribute(xmlNode* c_node, const char* name) noexcept:
-    # The attribute element.get(name) reads: the first of that name in no namespace.
-    cdef tree.xmlAttr* c_attr = c_node.properties
-    while c_attr is not NULL:
-        if c_attr.ns is NULL and strcmp(<const char*>c_attr.name, name) == 0:
-            return c_attr
-        c_attr = c_attr.next
-    return NULL
 
 
 cdef object _attribute_text(xmlNode* c_node, tree.xmlAttr* c_attr):
@@ -1170,10 +1150,7 @@ cdef bint _shows_text(xmlNode* c_top) except -1:
                 if not (c == 32 or 9 <= c <= 13 or 28 <= c <= 31):
                     return True
                 i += 1
-        if c_node.type == tree.XML_ELEMENT_NODE and c_node.children is not NULL:
-            c_node = c_node.children
-            continue
-        c_node = _after_subtree(c_node, c_top)
+        c_node = _next_in(c_node, c_top)
     return False
 
 
