@@ -366,14 +366,7 @@ def read_field(root: etree._Element, fields: Mapping[str, str], name: str) -> st
 
 def placed(root: etree._Element, fields: Mapping[str, str], name: str) -> bool:
     """Whether the field's learned XPath selects an element of ``root`` (whatever it states)."""
-    xpath = fields.get(name)
-    if not xpath:
-        return False
-    try:
-        selected = compiled(xpath)(root)
-    except etree.XPathEvalError:
-        return False
-    return isinstance(selected, list) and any(isinstance(e, etree._Element) for e in selected)
+    return _place(root, fields.get(name)) is not None
 
 
 # --- learning ----------------------------------------------------------------------
@@ -709,14 +702,19 @@ def _named_keys(element: etree._Element) -> Iterator[tuple[str, bool]]:
 # --- reading -----------------------------------------------------------------------
 
 
-def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
+def _place(root: etree._Element, xpath: str | None) -> etree._Element | None:
+    """The first element a field's learned XPath selects on ``root`` (None: none, or no XPath)."""
     if not xpath:
         return None
     try:
         selected = compiled(xpath)(root)
     except etree.XPathEvalError:  # valid, but not on this page (a function of a missing node)
         return None
-    element = next((e for e in selected if isinstance(e, etree._Element)), None) if isinstance(selected, list) else None
+    return next((e for e in selected if isinstance(e, etree._Element)), None) if isinstance(selected, list) else None
+
+
+def _by_xpath(root: etree._Element, xpath: str | None, name: str) -> str | None:
+    element = _place(root, xpath)
     if element is None:
         return None
     if name == "date":
