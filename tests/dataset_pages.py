@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from lxml import etree
 
@@ -77,3 +77,26 @@ def skip_without_datasets() -> None:
 
     if not available():
         pytest.skip("the shared datasets are not here (../shared/datasets or $FOREST_DATASETS)")
+
+
+def check_dataset_bodies(check: Callable[[etree._Element], object], every: bool) -> None:
+    """Run ``check`` on the ``<body>`` of each page of every dataset that parses (:func:`bodies`): a fixed
+    sample, or every page; the calling test is skipped without the datasets and fails when it checked none."""
+    skip_without_datasets()
+    checked = 0
+    for pages in dataset_pages(every=every).values():
+        for body in bodies(pages):
+            check(body)
+            checked += 1
+    assert checked > 0
+
+
+def generated_page(body: Iterable[str]) -> etree._Element | None:
+    """A generated page's tree as forest parses it, its body the parts joined; None where forest refuses it."""
+    from forest.errors import ParseError
+    from forest.html import parse_html
+
+    try:
+        return parse_html(f"<html><head><title>t</title></head><body>{''.join(body)}</body></html>")
+    except ParseError:
+        return None

@@ -13,10 +13,8 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
-from dataset_pages import bodies, dataset_pages, skip_without_datasets
+from dataset_pages import check_dataset_bodies, generated_page
 from forest import region
-from forest.errors import ParseError
-from forest.html import parse_html
 
 
 def reference(nodes: Sequence[etree._Element], seen: frozenset[str]) -> list[etree._Element]:
@@ -99,20 +97,12 @@ elements = st.recursive(
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(elements, min_size=1, max_size=5))
 def test_generated_pages_walk_as_the_reference(body: list[str]) -> None:
-    try:
-        root = parse_html(f"<html><head><title>t</title></head><body>{''.join(body)}</body></html>")
-    except ParseError:
-        return
-    check(root)
+    root = generated_page(body)
+    if root is not None:
+        check(root)
 
 
 @pytest.mark.datasets
 @pytest.mark.parametrize("every", [False, pytest.param(True, marks=pytest.mark.bench)], ids=["sample", "every page"])
 def test_dataset_pages_walk_as_the_reference(every: bool) -> None:
-    skip_without_datasets()
-    checked = 0
-    for pages in dataset_pages(every=every).values():
-        for body in bodies(pages):
-            check(body)
-            checked += 1
-    assert checked > 0
+    check_dataset_bodies(check, every)
