@@ -445,7 +445,7 @@ def _cold(
                 predictions, content, counts = reread, found, words
         if sum(counts) >= MIN_CLASSIFIED_WORDS:
             kept = _site_cleaned(content, wrapper) or content
-            if declares_viewport(root):
+            if modern or declares_viewport(root):  # the modern model reads only pages with a viewport
                 # A page sized for phones may print a box once per screen size (forest.extraction.copies);
                 # one without a viewport is laid out at a desktop's width, once.
                 kept = without_copies(kept)
